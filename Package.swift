@@ -1,0 +1,77 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "stackmob-server",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "stackmob-server", targets: ["StackMobServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // SQL for the server's internal tables, embedded in the binary so that `swift run`
+        // and the Docker image need no files beside the executable.
+        .target(
+            name: "StackMobMigrations",
+            path: "migrations",
+            exclude: ["README.md"],
+            resources: [
+                .embedInCode("sql/v001_schema_registry.sql"),
+            ]
+        ),
+        // The domain: schemas, objects, storage. Imports no Hummingbird and no NIO.
+        .target(
+            name: "StackMobCore",
+            dependencies: [
+                "StackMobMigrations",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // HTTP: request context, middleware, controllers, error mapping.
+        .target(
+            name: "StackMobHTTP",
+            dependencies: [
+                "StackMobCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "StackMobServer",
+            dependencies: [
+                "StackMobHTTP",
+                "StackMobCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "StackMobTestSupport",
+            dependencies: [
+                "StackMobHTTP",
+                "StackMobCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/StackMobTestSupport"
+        ),
+        .testTarget(name: "StackMobCoreTests", dependencies: ["StackMobCore"]),
+        .testTarget(
+            name: "StackMobHTTPTests",
+            dependencies: [
+                "StackMobHTTP", "StackMobCore", "StackMobTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,143 @@
+/// Reads a configuration tree into `ServerConfiguration`, checking every value and refusing
+/// unknown keys (a misspelt key would otherwise be silently ignored).
+struct ConfigurationDecoder {
+    private let tree: JSONObject
+    private let path: [String]
+
+    static func decode(_ tree: JSONObject) throws -> ServerConfiguration {
+        let root = ConfigurationDecoder(tree: tree, path: [])
+        try root.refuseUnknownKeys(["app_name", "listen", "data_dir", "log_level", "limits", "storage", "passwords", "environments"])
+        var configuration = ServerConfiguration()
+        configuration.appName = try root.string("app_name") ?? configuration.appName
+        if let listen = try root.section("listen") {
+            try listen.refuseUnknownKeys(["host", "port"])
+            configuration.host = try listen.string("host") ?? configuration.host
+            configuration.port = try listen.integer("port", in: 0...65535) ?? configuration.port
+        }
+        configuration.dataDirectory = try root.string("data_dir") ?? configuration.dataDirectory
+        configuration.logLevel = try root.choice("log_level", ServerConfiguration.LogLevel.self) ?? configuration.logLevel
+        if let limits = try root.section("limits") {
+            try limits.refuseUnknownKeys(["max_body_bytes"])
+            configuration.maxBodyBytes = try limits.integer("max_body_bytes", in: 1...Int(Int32.max)) ?? configuration.maxBodyBytes
+        }
+        if let storage = try root.section("storage") {
+            try storage.refuseUnknownKeys(["synchronous"])
+            configuration.durability = try storage.choice("synchronous", SQLiteStorageEngine.Durability.self) ?? configuration.durability
+        }
+        if let passwords = try root.section("passwords") {
+            try passwords.refuseUnknownKeys(["pbkdf2_rounds"])
+            configuration.passwordRounds = try passwords.integer("pbkdf2_rounds", in: 1...10_000_000) ?? configuration.passwordRounds
+        }
+        if let environments = try root.section("environments") {
+            try environments.refuseUnknownKeys(EnvironmentKind.allCases.map(\.rawValue))
+            if let development = try environments.section("development") {
+                configuration.development = try development.environment(defaults: configuration.development)
+            }
+            if let production = try environments.section("production") {
+                configuration.production = try production.environment(defaults: configuration.production)
+            }
+        }
+        try ConfigurationValidator.validate(configuration)
+        return configuration
+    }
+
+    private func environment(defaults: EnvironmentSettings) throws -> EnvironmentSettings {
+        try refuseUnknownKeys(["public_key", "private_key", "schema_inference", "user_schemas"])
+        var settings = defaults
+        settings.publicKey = try string("public_key") ?? settings.publicKey
+        settings.privateKey = try string("private_key") ?? settings.privateKey
+        settings.schemaInference = try bool("schema_inference") ?? settings.schemaInference
+        if let list = try array("user_schemas") {
+            settings.userSchemas = try list.enumerated().map { index, element in
+                guard let object = element.objectValue else {
+                    throw ConfigurationError(key: keyPath("user_schemas[\(index)]"), "must be an object")
+                }
+                let schema = ConfigurationDecoder(tree: object, path: path + ["user_schemas[\(index)]"])
+                try schema.refuseUnknownKeys(["name", "login_field", "password_field"])
+                return UserSchema(
+                    name: try schema.string("name") ?? "user",
+                    loginField: try schema.string("login_field") ?? "username",
+                    passwordField: try schema.string("password_field") ?? "password")
+            }
+        }
+        return settings
+    }
+
+    // MARK: - Typed access
+
+    private func keyPath(_ key: String) -> String {
+        (path + [key]).joined(separator: ".")
+    }
+
+    private func refuseUnknownKeys(_ known: [String]) throws {
+        for key in tree.keys.sorted() where !known.contains(key) {
+            throw ConfigurationError(key: keyPath(key), "unknown key (known here: \(known.joined(separator: ", ")))")
+        }
+    }
+
+    private func section(_ key: String) throws -> ConfigurationDecoder? {
+        switch tree[key] {
+        case nil, .null?: return nil
+        case .object(let object)?: return ConfigurationDecoder(tree: object, path: path + [key])
+        default: throw ConfigurationError(key: keyPath(key), "must be an object")
+        }
+    }
+
+    private func string(_ key: String) throws -> String? {
+        switch tree[key] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: throw ConfigurationError(key: keyPath(key), "must be a string")
+        }
+    }
+
+    private func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
+        let number: Int?
+        switch tree[key] {
+        case nil, .null?: return nil
+        case .integer(let value)?: number = Int(exactly: value)
+        // Environment variables arrive as text.
+        case .string(let text)?: number = Int(text.trimmingCharacters(in: .whitespaces))
+        default: number = nil
+        }
+        guard let number, range.contains(number) else {
+            throw ConfigurationError(key: keyPath(key), "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    private func bool(_ key: String) throws -> Bool? {
+        switch tree[key] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        case .string("true")?, .string("1")?: return true
+        case .string("false")?, .string("0")?: return false
+        default: throw ConfigurationError(key: keyPath(key), "must be true or false")
+        }
+    }
+
+    private func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, _ type: Choice.Type) throws -> Choice?
+    where Choice.RawValue == String {
+        guard let text = try string(key) else { return nil }
+        guard let value = Choice(rawValue: text.lowercased()) else {
+            throw ConfigurationError(key: keyPath(key), "must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
+    }
+
+    private func array(_ key: String) throws -> [JSONValue]? {
+        switch tree[key] {
+        case nil, .null?: return nil
+        case .array(let elements)?: return elements
+        case .string(let text)?:
+            // An environment variable holds the list as JSON text.
+            guard let elements = (try? JSONParser.parse(text))?.arrayValue else {
+                throw ConfigurationError(key: keyPath(key), "must be a JSON array")
+            }
+            return elements
+        default: throw ConfigurationError(key: keyPath(key), "must be an array")
+        }
+    }
+}
+
+import Foundation

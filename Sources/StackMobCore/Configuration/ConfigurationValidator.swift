@@ -1,0 +1,45 @@
+/// Checks that hold across keys, after every value was read.
+enum ConfigurationValidator {
+    static func validate(_ configuration: ServerConfiguration) throws {
+        if configuration.appName.isEmpty {
+            throw ConfigurationError(key: "app_name", "must not be empty")
+        }
+        if configuration.dataDirectory.isEmpty {
+            throw ConfigurationError(key: "data_dir", "must not be empty")
+        }
+        for kind in EnvironmentKind.allCases {
+            try validate(configuration.settings(for: kind), prefix: "environments.\(kind.rawValue)")
+        }
+        if let development = configuration.development.publicKey, development == configuration.production.publicKey {
+            throw ConfigurationError(key: "environments.production.public_key", "must differ from the development public key")
+        }
+    }
+
+    private static func validate(_ settings: EnvironmentSettings, prefix: String) throws {
+        // The iOS SDK refuses public keys of any other length than a UUID's.
+        if let key = settings.publicKey, key.count != 36 {
+            throw ConfigurationError(key: "\(prefix).public_key", "must be 36 characters long (a UUID), as the iOS SDK requires")
+        }
+        if let key = settings.privateKey, key.count < 16 {
+            throw ConfigurationError(key: "\(prefix).private_key", "must be at least 16 characters long")
+        }
+        var names: Set<String> = []
+        for (index, schema) in settings.userSchemas.enumerated() {
+            let key = "\(prefix).user_schemas[\(index)]"
+            guard Identifier.isValidSchemaName(schema.name) else {
+                throw ConfigurationError(key: "\(key).name", "'\(schema.name)' is not a valid schema name (lower-case letters, digits, underscores, starting with a letter)")
+            }
+            guard names.insert(schema.name).inserted else {
+                throw ConfigurationError(key: "\(key).name", "'\(schema.name)' is listed twice")
+            }
+            for (field, value) in [("login_field", schema.loginField), ("password_field", schema.passwordField)] {
+                guard Identifier.isValidFieldName(value), !["createddate", "lastmoddate", "sm_owner"].contains(value) else {
+                    throw ConfigurationError(key: "\(key).\(field)", "'\(value)' is not a valid field name")
+                }
+            }
+            if schema.loginField == schema.passwordField {
+                throw ConfigurationError(key: "\(key).password_field", "must differ from login_field")
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// Everything the server can be configured with. Every key, its type and default is documented in
+/// `config/README.md`; `config/stackmob.example.json` holds them all.
+public struct ServerConfiguration: Sendable, Equatable {
+    public var appName = "stackmob-app"
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Where the SQLite files and generated keys live. Relative paths are relative to the
+    /// working directory.
+    public var dataDirectory = "./stackmob-data"
+    public var logLevel = LogLevel.info
+    /// Largest request body accepted, in bytes.
+    public var maxBodyBytes = 10 * 1024 * 1024
+    public var durability = SQLiteStorageEngine.Durability.full
+    public var passwordRounds = PasswordHasher.defaultRounds
+    public var development = EnvironmentSettings(schemaInference: true)
+    public var production = EnvironmentSettings(schemaInference: false)
+
+    public init() {}
+
+    public func settings(for kind: EnvironmentKind) -> EnvironmentSettings {
+        switch kind {
+        case .development: development
+        case .production: production
+        }
+    }
+
+    public enum LogLevel: String, Sendable, CaseIterable {
+        case trace, debug, info, notice, warning, error, critical
+    }
+}
+
+/// The two environments of an app (PROTOCOL §2.5): API version 0 is development, every version
+/// from 1 up is production, sharing one data set.
+public enum EnvironmentKind: String, Sendable, CaseIterable {
+    case development, production
+
+    public init(apiVersion: Int) {
+        self = apiVersion == 0 ? .development : .production
+    }
+}
+
+public struct EnvironmentSettings: Sendable, Equatable {
+    /// The app's public key (`X-StackMob-API-Key`); generated and persisted when nil.
+    public var publicKey: String?
+    /// The private key (OAuth 1.0 secret); generated and persisted when nil. Secret.
+    public var privateKey: String?
+    /// Whether unknown schemas and fields are created on first write.
+    public var schemaInference: Bool
+    public var userSchemas: [UserSchema] = [UserSchema()]
+
+    public init(publicKey: String? = nil, privateKey: String? = nil, schemaInference: Bool, userSchemas: [UserSchema] = [UserSchema()]) {
+        self.publicKey = publicKey
+        self.privateKey = privateKey
+        self.schemaInference = schemaInference
+        self.userSchemas = userSchemas
+    }
+}

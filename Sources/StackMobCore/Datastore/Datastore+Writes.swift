@@ -1,0 +1,169 @@
+/// Creates and updates (PROTOCOL §4.2, §4.3, §4.6, D2, D21, D25).
+extension Datastore {
+    public struct WriteResult: Sendable, Equatable {
+        public let object: JSONObject
+        /// False when an upsert updated an existing object (status 200 instead of 201, D21).
+        public let created: Bool
+    }
+
+    public struct BulkResult: Sendable, Equatable {
+        public let succeeded: [String]
+        public let failed: [String]
+    }
+
+    /// `POST /<schema>` with one object. With `upsert` (an `X-StackMob-Relations` header, D2) an
+    /// existing object with the same primary key is updated instead of refused with 409.
+    public func create(_ body: JSONObject, in schemaName: String, caller: Caller, upsert: Bool = false) async throws -> WriteResult {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        _ = try existingSchema(name)
+        let body = hashingPasswords(in: body, schema: name)
+        let id = try primaryKeyValue(in: body, schema: name)
+        let now = clock.nowMilliseconds()
+        let result = try await storage.write { writer in
+            var schema = self.registry.definition(named: name)
+            if upsert, let current = schema, let existing = try writer.fetchObject(current, id: id) {
+                let object = try self.applyUpdate(body, to: existing, id: id, schema: current, caller: caller, now: now, writer: writer)
+                return WriteResult(object: object, created: false)
+            }
+            let object = try self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
+            return WriteResult(object: object, created: true)
+        }
+        return WriteResult(object: present(result.object, schema: registry.definition(named: name)!), created: result.created)
+    }
+
+    /// `POST /<schema>` with an array: every element in one transaction; an element that fails
+    /// is listed in `failed` and does not stop the others (§4.3, D4).
+    public func createMany(_ elements: [JSONValue], in schemaName: String, caller: Caller) async throws -> BulkResult {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        _ = try existingSchema(name)
+        let prepared: [(id: String, body: JSONObject?)] = elements.map { element in
+            guard let object = element.objectValue else { return (ObjectID.generate(), nil) }
+            let body = hashingPasswords(in: object, schema: name)
+            guard let id = try? primaryKeyValue(in: body, schema: name) else {
+                return (object[primaryKeyName(for: name)]?.stringValue ?? ObjectID.generate(), nil)
+            }
+            return (id, body)
+        }
+        let now = clock.nowMilliseconds()
+        return try await storage.write { writer in
+            var schema = self.registry.definition(named: name)
+            var succeeded: [String] = []
+            var failed: [String] = []
+            for (id, body) in prepared {
+                guard let body else {
+                    failed.append(id)
+                    continue
+                }
+                do {
+                    _ = try self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
+                    succeeded.append(id)
+                } catch is DatastoreError {
+                    failed.append(id)
+                }
+            }
+            return BulkResult(succeeded: succeeded, failed: failed)
+        }
+    }
+
+    /// `PUT /<schema>/<id>`: merges the body into the stored object.
+    public func update(id: String, in schemaName: String, changes body: JSONObject, caller: Caller) async throws -> JSONObject {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        // The primary-key check comes before the existence check (§4.6).
+        if let sent = body[primaryKeyName(for: name)], sent != .string(id) {
+            throw DatastoreError.primaryKeyChange
+        }
+        guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
+        let body = hashingPasswords(in: body, schema: name)
+        let now = clock.nowMilliseconds()
+        let object = try await storage.write { writer in
+            guard let schema = self.registry.definition(named: name), let existing = try writer.fetchObject(schema, id: id) else {
+                throw DatastoreError.objectNotFound
+            }
+            return try self.applyUpdate(body, to: existing, id: id, schema: schema, caller: caller, now: now, writer: writer)
+        }
+        return present(object, schema: registry.definition(named: name)!)
+    }
+
+    // MARK: - Inside the write transaction
+
+    /// Inserts one new object, evolving `schema` (carried across the elements of a bulk create)
+    /// with any fields it introduces. Returns the object as stored.
+    private func insert(
+        _ body: JSONObject, id: String, schema: inout SchemaDefinition?, name: String, caller: Caller, now: Int64,
+        writer: any StorageWriter
+    ) throws -> JSONObject {
+        guard inferenceEnabled || schema != nil else { throw DatastoreError.unknownSchema(name) }
+        let current = schema ?? SchemaDefinition(name: name, primaryKey: primaryKeyName(for: name))
+        let plan = try ObjectWritePlanner(inferenceEnabled: inferenceEnabled, caller: caller).plan(body, schema: current, mode: .create)
+        var object = plan.values.filter { !$0.value.isNull }
+        object[current.primaryKey] = .string(id)
+        object[SchemaDefinition.createdDate] = object[SchemaDefinition.createdDate] ?? .integer(now)
+        object[SchemaDefinition.lastModifiedDate] = object[SchemaDefinition.lastModifiedDate] ?? .integer(now)
+        if object[SchemaDefinition.owner] == nil, let owner = caller.ownerReference {
+            object[SchemaDefinition.owner] = .string(owner)
+        }
+        if schema == nil || plan.definition != current {
+            try writer.evolveSchema(from: schema, to: plan.definition)
+        }
+        schema = plan.definition
+        do {
+            try writer.insert(object, into: plan.definition)
+        } catch StorageError.duplicateKey {
+            throw DatastoreError.duplicateKey(schema: name, id: id)
+        }
+        return object
+    }
+
+    /// Merges `body` into `existing` and returns the merged object.
+    private func applyUpdate(
+        _ body: JSONObject, to existing: JSONObject, id: String, schema: SchemaDefinition, caller: Caller, now: Int64,
+        writer: any StorageWriter
+    ) throws -> JSONObject {
+        let plan = try ObjectWritePlanner(inferenceEnabled: inferenceEnabled, caller: caller).plan(body, schema: schema, mode: .update)
+        var changes = plan.values
+        if changes[SchemaDefinition.lastModifiedDate] == nil {
+            // lastmoddate strictly increases on every write, even within one millisecond (§4.1).
+            let previous = existing[SchemaDefinition.lastModifiedDate]?.integerValue ?? 0
+            changes[SchemaDefinition.lastModifiedDate] = .integer(max(now, previous + 1))
+        }
+        if plan.definition != schema {
+            try writer.evolveSchema(from: schema, to: plan.definition)
+        }
+        try writer.update(plan.definition, id: id, changes: changes)
+        var merged = existing
+        for (field, value) in changes {
+            merged[field] = value.isNull ? nil : value
+        }
+        return merged
+    }
+
+    // MARK: - Before the transaction
+
+    func primaryKeyName(for schemaName: String) -> String {
+        registry.definition(named: schemaName)?.primaryKey ?? userSchemas[schemaName]?.loginField ?? "\(schemaName)_id"
+    }
+
+    /// The primary key a create body carries, or a generated one. User schemas require it: it is
+    /// the login name.
+    private func primaryKeyValue(in body: JSONObject, schema name: String) throws(DatastoreError) -> String {
+        let field = primaryKeyName(for: name)
+        switch body[field] {
+        case .string(let id) where !id.isEmpty:
+            return id
+        case nil, .null?:
+            guard userSchemas[name] == nil else { throw .missingPrimaryKey(field: field) }
+            return ObjectID.generate()
+        default:
+            throw .invalidPrimaryKey(field: field)
+        }
+    }
+
+    /// Replaces a plaintext password with its hash. Done before the write transaction: hashing is
+    /// deliberately slow and must not hold the database's single writer.
+    private func hashingPasswords(in body: JSONObject, schema name: String) -> JSONObject {
+        guard let userSchema = userSchemas[name], case .string(let password)? = body[userSchema.passwordField] else { return body }
+        var hashed = body
+        hashed[userSchema.passwordField] = .string(passwordHasher.hash(password))
+        return hashed
+    }
+}

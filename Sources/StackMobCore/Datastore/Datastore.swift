@@ -1,0 +1,114 @@
+/// The object datastore of one environment: schemas, type inference and enforcement, and CRUD
+/// (PROTOCOL §4). The HTTP layer decodes requests, calls these methods and encodes the results.
+public struct Datastore: Sendable {
+    public let registry: SchemaRegistry
+    /// Whether unknown schemas and fields are created on first write (development).
+    public let inferenceEnabled: Bool
+    let storage: any StorageEngine
+    let userSchemas: [String: UserSchema]
+    let clock: any ServerClock
+    let passwordHasher: PasswordHasher
+
+    /// Opens the datastore: loads the persisted schema definitions and makes sure every configured
+    /// user schema exists with its login field as primary key.
+    public static func open(
+        storage: any StorageEngine,
+        registry: SchemaRegistry,
+        inferenceEnabled: Bool,
+        userSchemas: [UserSchema],
+        clock: any ServerClock = SystemClock(),
+        passwordHasher: PasswordHasher = PasswordHasher()
+    ) async throws -> Datastore {
+        for definition in try await storage.loadSchemaDefinitions() {
+            registry.publish(definition)
+        }
+        for userSchema in userSchemas {
+            try await ensureUserSchema(userSchema, storage: storage, registry: registry)
+        }
+        return Datastore(
+            registry: registry,
+            inferenceEnabled: inferenceEnabled,
+            storage: storage,
+            userSchemas: Dictionary(userSchemas.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
+            clock: clock,
+            passwordHasher: passwordHasher)
+    }
+
+    private static func ensureUserSchema(_ userSchema: UserSchema, storage: any StorageEngine, registry: SchemaRegistry) async throws {
+        try await storage.write { writer in
+            guard let existing = registry.definition(named: userSchema.name) else {
+                try writer.evolveSchema(from: nil, to: userSchema.definition)
+                return
+            }
+            guard existing.primaryKey == userSchema.loginField else {
+                throw DatastoreSetupError.userSchemaConflict(
+                    schema: userSchema.name,
+                    reason: "its stored primary key is '\(existing.primaryKey)', but the configured login field is '\(userSchema.loginField)'")
+            }
+            switch existing.type(of: userSchema.passwordField) {
+            case nil:
+                try writer.evolveSchema(from: existing, to: existing.adding([userSchema.passwordField: .password]))
+            case .password?:
+                break
+            case let other?:
+                throw DatastoreSetupError.userSchemaConflict(
+                    schema: userSchema.name,
+                    reason: "its field '\(userSchema.passwordField)' already holds \(other.name) values, so it cannot be the password field")
+            }
+        }
+    }
+
+    // MARK: - Reads
+
+    /// `GET /<schema>/<id>`.
+    public func read(id: String, in schemaName: String) async throws -> JSONObject {
+        guard let schema = try existingSchema(schemaName) else { throw DatastoreError.objectNotFound }
+        let object = try await storage.read { try $0.fetchObject(schema, id: id) }
+        guard let object else { throw DatastoreError.objectNotFound }
+        return present(object, schema: schema)
+    }
+
+    /// `GET /<schema>`: the objects in the query's order and window.
+    public func list(in schemaName: String, query: ObjectQuery = ObjectQuery()) async throws -> [JSONObject] {
+        guard let schema = try existingSchema(schemaName) else { return [] }
+        let objects = try await storage.read { try $0.fetchObjects(schema, query: query) }
+        return objects.map { present($0, schema: schema) }
+    }
+
+    /// `DELETE /<schema>/<id>`.
+    public func delete(id: String, in schemaName: String) async throws {
+        guard let schema = try existingSchema(schemaName) else { throw DatastoreError.objectNotFoundForDelete }
+        let deleted = try await storage.write { try $0.delete(schema, id: id) }
+        guard deleted else { throw DatastoreError.objectNotFoundForDelete }
+    }
+
+    // MARK: - Helpers
+
+    /// The committed definition of a schema named in a request; nil for a schema that does not
+    /// exist yet but may be created (development).
+    func existingSchema(_ rawName: String) throws(DatastoreError) -> SchemaDefinition? {
+        let name = try Identifier.schemaName(fromRequest: rawName)
+        if let schema = registry.definition(named: name) { return schema }
+        guard inferenceEnabled else { throw .unknownSchema(name) }
+        return nil
+    }
+
+    /// What a client may see of a stored object: everything but password hashes.
+    func present(_ object: JSONObject, schema: SchemaDefinition) -> JSONObject {
+        guard let userSchema = userSchemas[schema.name] else { return object }
+        var visible = object
+        visible[userSchema.passwordField] = nil
+        return visible
+    }
+}
+
+/// A stored state that contradicts the configuration; stops start-up.
+public enum DatastoreSetupError: Error, CustomStringConvertible {
+    case userSchemaConflict(schema: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .userSchemaConflict(let schema, let reason): "user schema '\(schema)' cannot be used: \(reason)"
+        }
+    }
+}

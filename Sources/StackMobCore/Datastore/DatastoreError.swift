@@ -1,0 +1,62 @@
+/// Everything the datastore refuses, with messages safe to show a client.
+///
+/// The HTTP layer maps each case to its status and StackMob's exact body (PROTOCOL §14).
+public enum DatastoreError: Error, Sendable, Equatable {
+    case invalidSchemaName(String)
+    case invalidFieldName(String)
+    /// A schema that does not exist where schemas are not created on demand (production).
+    case unknownSchema(String)
+    /// A field that does not exist where fields are not created on demand (production).
+    case unknownField(schema: String, field: String)
+    /// GET or PUT of a missing object.
+    case objectNotFound
+    /// DELETE of a missing object: StackMob used a different text here.
+    case objectNotFoundForDelete
+    case duplicateKey(schema: String, id: String)
+    case primaryKeyChange
+    /// A create whose value does not fit the field's type.
+    case incompatibleType(field: String)
+    /// An update whose value does not fit the field's type.
+    case invalidType(field: String)
+    case subObjectWithoutRelation(field: String)
+    case missingPrimaryKey(field: String)
+    case invalidPrimaryKey(field: String)
+    /// A body (or bulk element) that is not a JSON object.
+    case notAnObject
+    case invalidTimestamp(field: String)
+
+    public var message: String {
+        switch self {
+        case .invalidSchemaName(let name):
+            "Invalid schema name '\(name)': use lower-case letters, digits and underscores, starting with a letter, at most \(Identifier.maxLength) characters"
+        case .invalidFieldName(let name):
+            "Invalid field name '\(name)': use lower-case letters, digits and underscores, at most \(Identifier.maxLength) characters"
+        case .unknownSchema(let schema):
+            "Schema '\(schema)' does not exist"
+        case .unknownField(let schema, let field):
+            "Field '\(field)' does not exist in schema '\(schema)'"
+        case .objectNotFound:
+            "object instance does not exist"
+        case .objectNotFoundForDelete:
+            "This object does not exist"
+        case .duplicateKey(let schema, let id):
+            "Duplicate key for schema \(schema): \"\(id)\""
+        case .primaryKeyChange:
+            "unable to update primary key"
+        case .incompatibleType(let field):
+            "\(field) is an incompatible type, please check your schema"
+        case .invalidType(let field):
+            "\(field) has invalid type, please check your schema"
+        case .subObjectWithoutRelation(let field):
+            "\(field) is an object: only geopoints ({\"lat\", \"lon\"}) may be sent inline; map related objects with X-StackMob-Relations"
+        case .missingPrimaryKey(let field):
+            "\(field) is required"
+        case .invalidPrimaryKey(let field):
+            "\(field) must be a non-empty string"
+        case .notAnObject:
+            "The request body must be a JSON object, or an array of JSON objects"
+        case .invalidTimestamp(let field):
+            "\(field) must be an integer number of milliseconds since the epoch"
+        }
+    }
+}

@@ -1,0 +1,14 @@
+/// One environment of the app at run time: its keys, its settings and its datastore.
+public struct AppEnvironment: Sendable {
+    public let kind: EnvironmentKind
+    public let keys: AppKeys
+    public let settings: EnvironmentSettings
+    public let datastore: Datastore
+
+    public init(kind: EnvironmentKind, keys: AppKeys, settings: EnvironmentSettings, datastore: Datastore) {
+        self.kind = kind
+        self.keys = keys
+        self.settings = settings
+        self.datastore = datastore
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+
+/// Everything the server serves: both environments, opened from the configuration.
+public struct Backend: Sendable {
+    public let configuration: ServerConfiguration
+    public let development: AppEnvironment
+    public let production: AppEnvironment
+
+    public func environment(_ kind: EnvironmentKind) -> AppEnvironment {
+        switch kind {
+        case .development: development
+        case .production: production
+        }
+    }
+
+    /// Creates the data directory if needed, resolves the keys, opens one SQLite database per
+    /// environment (applying migrations) and loads the schema registries.
+    public static func open(
+        _ configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), logger: Logger
+    ) async throws -> Backend {
+        let directory = configuration.dataDirectory
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ConfigurationError(key: "data_dir", "cannot create '\(directory)': \(error.localizedDescription)")
+        }
+        let (keys, generated) = try KeyStore(dataDirectory: directory).resolve(configuration)
+        var environments: [EnvironmentKind: AppEnvironment] = [:]
+        for kind in EnvironmentKind.allCases {
+            let settings = configuration.settings(for: kind)
+            let path = (directory as NSString).appendingPathComponent("\(kind.rawValue).sqlite")
+            let registry = SchemaRegistry()
+            let storage = try SQLiteStorageEngine(path: path, durability: configuration.durability, registry: registry)
+            let datastore = try await Datastore.open(
+                storage: storage, registry: registry, inferenceEnabled: settings.schemaInference,
+                userSchemas: settings.userSchemas, clock: clock,
+                passwordHasher: PasswordHasher(rounds: configuration.passwordRounds))
+            environments[kind] = AppEnvironment(kind: kind, keys: keys[kind]!, settings: settings, datastore: datastore)
+            logger.info(
+                "Environment ready",
+                metadata: [
+                    "sm.environment": "\(kind.rawValue)", "sm.database": "\(path)",
+                    "sm.schemas": "\(registry.all().count)", "sm.schema_inference": "\(settings.schemaInference)",
+                ])
+        }
+        for kind in generated {
+            logger.notice(
+                "Generated API keys",
+                metadata: ["sm.environment": "\(kind.rawValue)", "sm.keys_file": "\(KeyStore(dataDirectory: directory).path)"])
+        }
+        return Backend(configuration: configuration, development: environments[.development]!, production: environments[.production]!)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Keys that the configuration leaves unset are generated once and kept in `keys.json` in the
+/// data directory (readable by the owner only), so they survive restarts.
+public struct KeyStore: Sendable {
+    public let path: String
+
+    public init(dataDirectory: String) {
+        path = (dataDirectory as NSString).appendingPathComponent("keys.json")
+    }
+
+    /// The keys for every environment: configured keys win, then stored ones, then new ones.
+    /// Returns the keys and which environments had keys generated just now.
+    public func resolve(_ configuration: ServerConfiguration) throws -> (keys: [EnvironmentKind: AppKeys], generated: [EnvironmentKind]) {
+        var stored = try load()
+        var keys: [EnvironmentKind: AppKeys] = [:]
+        var generated: [EnvironmentKind] = []
+        for kind in EnvironmentKind.allCases {
+            let settings = configuration.settings(for: kind)
+            let previous = stored[kind.rawValue]?.objectValue
+            var publicKey = settings.publicKey ?? previous?["public_key"]?.stringValue
+            var privateKey = settings.privateKey ?? previous?["private_key"]?.stringValue
+            if publicKey == nil || privateKey == nil {
+                publicKey = publicKey ?? UUID().uuidString.lowercased()
+                privateKey = privateKey ?? UUID().uuidString.lowercased()
+                generated.append(kind)
+                stored[kind.rawValue] = .object(["public_key": .string(publicKey!), "private_key": .string(privateKey!)])
+            }
+            keys[kind] = AppKeys(publicKey: publicKey!, privateKey: privateKey!)
+        }
+        if !generated.isEmpty {
+            try save(stored)
+        }
+        return (keys, generated)
+    }
+
+    private func load() throws -> JSONObject {
+        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+        guard let object = (try? JSONParser.parse(data))?.objectValue else {
+            throw ConfigurationError(key: "data_dir", "'\(path)' is not a valid keys file; fix or remove it")
+        }
+        return object
+    }
+
+    private func save(_ stored: JSONObject) throws {
+        let data = Data(JSONWriter.bytes(.object(stored)))
+        // Written whole, then moved into place, so a crash never leaves half a file.
+        let temporary = path + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw ConfigurationError(key: "data_dir", "cannot write '\(temporary)'")
+        }
+        _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary))
+    }
+}

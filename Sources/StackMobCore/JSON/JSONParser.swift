@@ -1,0 +1,298 @@
+/// Parses JSON text into `JSONValue`.
+///
+/// Our own parser rather than Foundation's because the datastore needs to know whether a number
+/// was written as an integer (`18`) or not (`18.0`, `1e3`), and because client input must never
+/// crash the server: nesting is bounded, and every failure is a `JSONParseError` with a position.
+public struct JSONParser {
+    public struct Options: Sendable {
+        /// Deepest nesting of arrays and objects accepted.
+        public var maxDepth: Int
+        /// Accept `//` and `#` line comments: used for configuration files, never for requests.
+        public var allowsComments: Bool
+
+        public init(maxDepth: Int = 64, allowsComments: Bool = false) {
+            self.maxDepth = maxDepth
+            self.allowsComments = allowsComments
+        }
+    }
+
+    private let bytes: [UInt8]
+    private let options: Options
+    private var index = 0
+    private var depth = 0
+
+    private init(bytes: [UInt8], options: Options) {
+        self.bytes = bytes
+        self.options = options
+    }
+
+    public static func parse(_ bytes: some Collection<UInt8>, options: Options = .init()) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(bytes), options: options)
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        guard parser.index == parser.bytes.count else {
+            throw parser.error("unexpected text after the JSON value")
+        }
+        return value
+    }
+
+    public static func parse(_ text: String, options: Options = .init()) throws(JSONParseError) -> JSONValue {
+        try parse(Array(text.utf8), options: options)
+    }
+
+    // MARK: - Values
+
+    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected character")
+        }
+    }
+
+    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        try enterContainer()
+        index += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if peek(UInt8(ascii: "}")) {
+            index += 1
+            depth -= 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard peek(UInt8(ascii: "\"")) else { throw error("expected a string key") }
+            let key = try parseString()
+            skipWhitespace()
+            guard peek(UInt8(ascii: ":")) else { throw error("expected ':'") }
+            index += 1
+            skipWhitespace()
+            object[key] = try parseValue()
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            guard peek(UInt8(ascii: "}")) else { throw error("expected ',' or '}'") }
+            index += 1
+            depth -= 1
+            return .object(object)
+        }
+    }
+
+    private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        try enterContainer()
+        index += 1
+        var array: [JSONValue] = []
+        skipWhitespace()
+        if peek(UInt8(ascii: "]")) {
+            index += 1
+            depth -= 1
+            return .array(array)
+        }
+        while true {
+            skipWhitespace()
+            array.append(try parseValue())
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            guard peek(UInt8(ascii: "]")) else { throw error("expected ',' or ']'") }
+            index += 1
+            depth -= 1
+            return .array(array)
+        }
+    }
+
+    private mutating func enterContainer() throws(JSONParseError) {
+        depth += 1
+        if depth > options.maxDepth {
+            throw error("nesting deeper than \(options.maxDepth) levels")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw error("unexpected end of input") }
+        let matches = literal.withUTF8Buffer { expected in
+            expected.elementsEqual(bytes[index..<index + count])
+        }
+        guard matches else { throw error("unexpected character") }
+        index += count
+    }
+
+    // MARK: - Numbers
+
+    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        var isInteger = true
+        if peek(UInt8(ascii: "-")) { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if peek(UInt8(ascii: ".")) {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+            isInteger = false
+            index += 1
+            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if isInteger, let integer = Int64(text) {
+            return .integer(integer)
+        }
+        // Integers beyond 64 bits degrade to doubles, as in JavaScript clients.
+        guard let double = Double(text), double.isFinite else { throw error("number out of range") }
+        return .float(double)
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    // MARK: - Strings
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        index += 1  // opening quote
+        var scalars: [UInt8] = []
+        var segmentStart = index
+        while true {
+            guard index < bytes.count else { throw error("unterminated string") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                scalars.append(contentsOf: bytes[segmentStart..<index])
+                index += 1
+                break
+            }
+            if byte < 0x20 { throw error("control character in string") }
+            if byte == UInt8(ascii: "\\") {
+                scalars.append(contentsOf: bytes[segmentStart..<index])
+                index += 1
+                try appendEscape(to: &scalars)
+                segmentStart = index
+                continue
+            }
+            index += 1
+        }
+        guard let string = String(validating: scalars, as: UTF8.self) else {
+            throw error("string is not valid UTF-8")
+        }
+        return string
+    }
+
+    private mutating func appendEscape(to output: inout [UInt8]) throws(JSONParseError) {
+        guard index < bytes.count else { throw error("unterminated string") }
+        let escape = bytes[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+        case UInt8(ascii: "/"): output.append(UInt8(ascii: "/"))
+        case UInt8(ascii: "b"): output.append(0x08)
+        case UInt8(ascii: "f"): output.append(0x0C)
+        case UInt8(ascii: "n"): output.append(0x0A)
+        case UInt8(ascii: "r"): output.append(0x0D)
+        case UInt8(ascii: "t"): output.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try readHexQuad()
+            if (0xD800...0xDBFF).contains(scalar) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else { throw error("unpaired surrogate in string") }
+                index += 2
+                let low = try readHexQuad()
+                guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in string") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw error("unpaired surrogate in string")
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid unicode escape") }
+            output.append(contentsOf: Array(String(Character(unicode)).utf8))
+        default:
+            throw error("invalid escape sequence")
+        }
+    }
+
+    private mutating func readHexQuad() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("invalid unicode escape") }
+        var value: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid unicode escape")
+            }
+            value = value << 4 | digit
+        }
+        index += 4
+        return value
+    }
+
+    // MARK: - Whitespace and errors
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                index += 1
+            case UInt8(ascii: "#") where options.allowsComments:
+                skipLine()
+            case UInt8(ascii: "/") where options.allowsComments && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/"):
+                skipLine()
+            default:
+                return
+            }
+        }
+    }
+
+    private mutating func skipLine() {
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+    }
+
+    private func peek(_ byte: UInt8) -> Bool {
+        index < bytes.count && bytes[index] == byte
+    }
+
+    private func error(_ reason: String) -> JSONParseError {
+        var line = 1
+        var column = 1
+        for byte in bytes[..<min(index, bytes.count)] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        return JSONParseError(reason: reason, line: line, column: column)
+    }
+}
+
+/// Why a JSON text could not be parsed; safe to show to a client.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let reason: String
+    public let line: Int
+    public let column: Int
+
+    public var description: String { "\(reason) at line \(line), column \(column)" }
+}

@@ -1,0 +1,86 @@
+/// Serialises `JSONValue` the way StackMob clients expect (PROTOCOL §1.4, D16): object keys in
+/// lexicographic order, null-valued object members omitted.
+public enum JSONWriter {
+    public static func bytes(_ value: JSONValue) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        write(value, into: &output)
+        return output
+    }
+
+    public static func string(_ value: JSONValue) -> String {
+        String(decoding: bytes(value), as: UTF8.self)
+    }
+
+    public static func write(_ value: JSONValue, into output: inout [UInt8]) {
+        switch value {
+        case .null:
+            output.append(contentsOf: "null".utf8)
+        case .bool(let bool):
+            output.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .integer(let integer):
+            output.append(contentsOf: String(integer).utf8)
+        case .float(let double):
+            writeDouble(double, into: &output)
+        case .string(let string):
+            writeString(string, into: &output)
+        case .array(let array):
+            output.append(UInt8(ascii: "["))
+            for (position, element) in array.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                write(element, into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            output.append(UInt8(ascii: "{"))
+            var first = true
+            for key in object.keys.sorted(by: utf8Order) {
+                let member = object[key]!
+                if member.isNull { continue }
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                writeString(key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                write(member, into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Byte-wise order, which is what "lexicographic" means to the clients' comparisons.
+    private static func utf8Order(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+
+    private static func writeDouble(_ double: Double, into output: inout [UInt8]) {
+        guard double.isFinite else {
+            // JSON has no NaN or infinity; they cannot come from parsed input.
+            output.append(contentsOf: "null".utf8)
+            return
+        }
+        // Swift's shortest round-trip form is valid JSON: `2.0`, `0.1`, `1e-07`, `1e+20`.
+        output.append(contentsOf: "\(double)".utf8)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func writeString(_ string: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
+            case 0x0A: output.append(contentsOf: "\\n".utf8)
+            case 0x0D: output.append(contentsOf: "\\r".utf8)
+            case 0x09: output.append(contentsOf: "\\t".utf8)
+            case 0x00..<0x20:
+                output.append(contentsOf: "\\u00".utf8)
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

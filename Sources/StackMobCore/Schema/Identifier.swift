@@ -1,0 +1,34 @@
+/// Validation of schema and field names taken from requests.
+///
+/// Names become SQLite identifiers, so they are restricted to what is safe and portable: lower-case
+/// ASCII letters, digits and underscore, at most 64 characters. Schema names must also start with a
+/// letter, which keeps them apart from the server's internal `_sm_` tables.
+public enum Identifier {
+    public static let maxLength = 64
+
+    public static func isValidFieldName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= maxLength && name.utf8.allSatisfy(isNameByte)
+    }
+
+    public static func isValidSchemaName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else {
+            return false
+        }
+        return isValidFieldName(name)
+    }
+
+    /// Schema names are case-insensitive on the wire (the JS SDK sends them verbatim) and stored
+    /// lower-case.
+    public static func schemaName(fromRequest raw: String) throws(DatastoreError) -> String {
+        let name = raw.lowercased()
+        guard isValidSchemaName(name) else { throw .invalidSchemaName(raw) }
+        return name
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// What the server knows about one schema: its name, primary key and typed fields.
+///
+/// The system fields (primary key, `createddate`, `lastmoddate`, `sm_owner`) are implied by every
+/// schema and not listed in `fields`.
+public struct SchemaDefinition: Sendable, Hashable {
+    public let name: String
+    public let primaryKey: String
+    public private(set) var fields: [String: FieldType]
+
+    public init(name: String, primaryKey: String? = nil, fields: [String: FieldType] = [:]) {
+        self.name = name
+        self.primaryKey = primaryKey ?? "\(name)_id"
+        self.fields = fields
+    }
+
+    public static let createdDate = "createddate"
+    public static let lastModifiedDate = "lastmoddate"
+    public static let owner = "sm_owner"
+
+    public func type(of field: String) -> FieldType? {
+        fields[field]
+    }
+
+    public func isSystemField(_ field: String) -> Bool {
+        field == primaryKey || field == Self.createdDate || field == Self.lastModifiedDate || field == Self.owner
+    }
+
+    public func adding(_ newFields: [String: FieldType]) -> SchemaDefinition {
+        var copy = self
+        copy.fields.merge(newFields) { existing, _ in existing }
+        return copy
+    }
+}
+
+extension SchemaDefinition {
+    /// The registry's stored form: `{"primary_key": …, "fields": {"name": "type", …}}`.
+    public var registryJSON: JSONValue {
+        .object([
+            "primary_key": .string(primaryKey),
+            "fields": .object(fields.mapValues { .string($0.name) }),
+        ])
+    }
+
+    public init?(name: String, registryJSON: JSONValue) {
+        guard let object = registryJSON.objectValue,
+            let primaryKey = object["primary_key"]?.stringValue,
+            let fieldObject = object["fields"]?.objectValue
+        else { return nil }
+        var fields: [String: FieldType] = [:]
+        for (field, typeName) in fieldObject {
+            guard let name = typeName.stringValue, let type = FieldType(name: name) else { return nil }
+            fields[field] = type
+        }
+        self.init(name: name, primaryKey: primaryKey, fields: fields)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import StackMobMigrations
+
+/// The SQLite storage engine: one database file per environment, one `DatabasePool` (WAL mode,
+/// one writer, concurrent readers) for the life of the process, one table per user schema.
+public final class SQLiteStorageEngine: StorageEngine {
+    /// How hard a commit waits for the disk (SQLite's `synchronous` pragma).
+    public enum Durability: String, Sendable, CaseIterable {
+        /// Every commit is fsynced: a committed write survives a power loss. The default.
+        case full
+        /// Commits survive a crash of the process; the last ones may be lost on power loss.
+        case normal
+    }
+
+    private let pool: DatabasePool
+    private let registry: SchemaRegistry
+
+    public init(path: String, durability: Durability, registry: SchemaRegistry) throws {
+        var configuration = GRDB.Configuration()
+        // Another process (a backup, the sqlite3 shell) may hold the lock briefly.
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        self.registry = registry
+        try SQLiteMigrator.migrate(pool, migrations: InternalMigrations.all)
+    }
+
+    public func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) throws -> T) async throws -> T {
+        try await pool.read { db in
+            try work(SQLiteTransaction(db: db, registry: self.registry))
+        }
+    }
+
+    public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) throws -> T) async throws -> T {
+        try await pool.write { db in
+            try work(SQLiteTransaction(db: db, registry: self.registry))
+        }
+    }
+
+    public func loadSchemaDefinitions() async throws -> [SchemaDefinition] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT name, definition FROM _sm_schemas").map { row in
+                let name: String = row["name"]
+                let text: String = row["definition"]
+                guard let json = try? JSONParser.parse(text), let definition = SchemaDefinition(name: name, registryJSON: json)
+                else { throw SQLiteStorageError.corruptSchemaDefinition(name) }
+                return definition
+            }
+        }
+    }
+
+    /// Closes the pool; used by tests that reopen the same file.
+    public func close() throws {
+        try pool.close()
+    }
+}
+
+enum SQLiteStorageError: Error, CustomStringConvertible {
+    case corruptSchemaDefinition(String)
+
+    var description: String {
+        switch self {
+        case .corruptSchemaDefinition(let name): "the stored definition of schema '\(name)' cannot be read"
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import GRDB
+
+/// One read snapshot or write transaction on a SQLite connection.
+///
+/// SQL is assembled only from identifiers that the domain validated (`Identifier`) and that are
+/// always double-quoted here; every value is a bound argument.
+struct SQLiteTransaction: StorageWriter {
+    let db: Database
+    let registry: SchemaRegistry
+
+    // MARK: - Reading
+
+    func fetchObject(_ schema: SchemaDefinition, id: String) throws -> JSONObject? {
+        let sql = "SELECT * FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) = ?"
+        let statement = try db.cachedStatement(sql: sql)
+        return try Row.fetchOne(statement, arguments: [id]).map { try object(from: $0, schema: schema) }
+    }
+
+    func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> [JSONObject] {
+        var sql = "SELECT * FROM \(quote(schema.name)) ORDER BY \(orderClause(query.order, schema: schema))"
+        var arguments: StatementArguments = []
+        if let limit = query.limit {
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [limit, query.offset]
+        } else if query.offset > 0 {
+            sql += " LIMIT -1 OFFSET ?"
+            arguments += [query.offset]
+        }
+        let statement = try db.cachedStatement(sql: sql)
+        return try Row.fetchAll(statement, arguments: arguments).map { try object(from: $0, schema: schema) }
+    }
+
+    private func orderClause(_ keys: [SortKey], schema: SchemaDefinition) -> String {
+        let effective = keys.isEmpty ? [SortKey(field: SchemaDefinition.createdDate, ascending: false)] : keys
+        var terms = effective.map { "\(quote($0.field)) \($0.ascending ? "ASC" : "DESC")" }
+        // The primary key breaks ties, so that pages never overlap or skip objects.
+        if !effective.contains(where: { $0.field == schema.primaryKey }) {
+            terms.append("\(quote(schema.primaryKey)) ASC")
+        }
+        return terms.joined(separator: ", ")
+    }
+
+    private func object(from row: Row, schema: SchemaDefinition) throws -> JSONObject {
+        var object = JSONObject(minimumCapacity: row.count)
+        for (column, dbValue) in row {
+            if let value = try SQLiteValueMapping.jsonValue(dbValue, column: column, schema: schema) {
+                object[column] = value
+            }
+        }
+        return object
+    }
+
+    // MARK: - Writing
+
+    func evolveSchema(from previous: SchemaDefinition?, to next: SchemaDefinition) throws {
+        if let previous {
+            for (field, type) in next.fields.sorted(by: { $0.key < $1.key }) where previous.type(of: field) == nil {
+                try db.execute(sql: "ALTER TABLE \(quote(next.name)) ADD COLUMN \(quote(field)) \(SQLiteValueMapping.columnType(type))")
+            }
+        } else {
+            try createTable(next)
+        }
+        try db.execute(
+            sql: "INSERT INTO _sm_schemas (name, definition) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET definition = excluded.definition",
+            arguments: [next.name, JSONWriter.string(next.registryJSON)])
+        let registry = self.registry
+        db.afterNextTransaction(onCommit: { _ in registry.publish(next) })
+    }
+
+    private func createTable(_ schema: SchemaDefinition) throws {
+        var columns = [
+            "\(quote(schema.primaryKey)) TEXT NOT NULL PRIMARY KEY",
+            "\(quote(SchemaDefinition.createdDate)) INTEGER NOT NULL",
+            "\(quote(SchemaDefinition.lastModifiedDate)) INTEGER NOT NULL",
+            "\(quote(SchemaDefinition.owner)) TEXT",
+        ]
+        for (field, type) in schema.fields.sorted(by: { $0.key < $1.key }) {
+            columns.append("\(quote(field)) \(SQLiteValueMapping.columnType(type))")
+        }
+        try db.execute(sql: "CREATE TABLE \(quote(schema.name)) (\(columns.joined(separator: ", ")))")
+        // The default order (newest first) and every time-based sync read use these.
+        for field in [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate] {
+            try db.execute(sql: "CREATE INDEX \(quote("_sm_idx_\(schema.name)_\(field)")) ON \(quote(schema.name)) (\(quote(field)))")
+        }
+    }
+
+    func insert(_ object: JSONObject, into schema: SchemaDefinition) throws {
+        let fields = object.keys.sorted()
+        let columns = fields.map(quote).joined(separator: ", ")
+        let placeholders = repeatElement("?", count: fields.count).joined(separator: ", ")
+        let statement = try db.cachedStatement(sql: "INSERT INTO \(quote(schema.name)) (\(columns)) VALUES (\(placeholders))")
+        let arguments = StatementArguments(fields.map { SQLiteValueMapping.databaseValue(object[$0]!) })
+        do {
+            try statement.execute(arguments: arguments)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw StorageError.duplicateKey
+        }
+    }
+
+    func update(_ schema: SchemaDefinition, id: String, changes: JSONObject) throws {
+        guard !changes.isEmpty else { return }
+        let fields = changes.keys.sorted()
+        let assignments = fields.map { "\(quote($0)) = ?" }.joined(separator: ", ")
+        let statement = try db.cachedStatement(
+            sql: "UPDATE \(quote(schema.name)) SET \(assignments) WHERE \(quote(schema.primaryKey)) = ?")
+        var arguments = StatementArguments(fields.map { SQLiteValueMapping.databaseValue(changes[$0]!) })
+        arguments += [id]
+        try statement.execute(arguments: arguments)
+    }
+
+    func delete(_ schema: SchemaDefinition, id: String) throws -> Bool {
+        let statement = try db.cachedStatement(sql: "DELETE FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) = ?")
+        try statement.execute(arguments: [id])
+        return db.changesCount > 0
+    }
+
+    private func quote(_ identifier: String) -> String {
+        "\"\(identifier)\""
+    }
+}

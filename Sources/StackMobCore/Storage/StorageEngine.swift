@@ -1,0 +1,35 @@
+/// The datastore's only way to reach persistent storage.
+///
+/// Kept small on purpose, so that another engine (a PostgreSQL-wire one is planned) can be added
+/// without touching the domain. A `read` sees one consistent snapshot; a `write` is one
+/// transaction: everything its closure does commits together or not at all. Closures run
+/// synchronously on the engine's connection and must do no network I/O.
+public protocol StorageEngine: Sendable {
+    func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) throws -> T) async throws -> T
+    func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) throws -> T) async throws -> T
+    /// The persisted schema definitions, read once at start-up to fill the `SchemaRegistry`.
+    func loadSchemaDefinitions() async throws -> [SchemaDefinition]
+}
+
+public protocol StorageReader {
+    /// The stored object with every non-null column, password hashes included.
+    func fetchObject(_ schema: SchemaDefinition, id: String) throws -> JSONObject?
+    func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> [JSONObject]
+}
+
+public protocol StorageWriter: StorageReader {
+    /// Creates the schema's table (when `previous` is nil) or adds the new fields' columns, records
+    /// the definition, and publishes it to the registry once the transaction commits.
+    func evolveSchema(from previous: SchemaDefinition?, to next: SchemaDefinition) throws
+    /// Inserts a new object. Throws `StorageError.duplicateKey` if the primary key exists.
+    func insert(_ object: JSONObject, into schema: SchemaDefinition) throws
+    /// Sets the given fields of an existing object; a `.null` value clears the field.
+    func update(_ schema: SchemaDefinition, id: String, changes: JSONObject) throws
+    /// Deletes an object; false when there was none.
+    func delete(_ schema: SchemaDefinition, id: String) throws -> Bool
+}
+
+/// Failures the storage boundary translates for the domain.
+public enum StorageError: Error, Sendable, Equatable {
+    case duplicateKey
+}

@@ -1,0 +1,46 @@
+import Crypto
+import _CryptoExtras
+import Foundation
+
+/// Salted, slow password hashing: PBKDF2-HMAC-SHA256.
+///
+/// Stored form: `pbkdf2-sha256$<rounds>$<salt base64>$<hash base64>`, so the round count can be
+/// raised later without invalidating existing hashes.
+public struct PasswordHasher: Sendable {
+    /// OWASP's 2023 floor for PBKDF2-SHA256; about 24 ms per hash on the reference machine.
+    public static let defaultRounds = 210_000
+
+    public let rounds: Int
+
+    public init(rounds: Int = PasswordHasher.defaultRounds) {
+        self.rounds = rounds
+    }
+
+    public func hash(_ password: String) -> String {
+        var salt = [UInt8](repeating: 0, count: 16)
+        var generator = SystemRandomNumberGenerator()
+        for index in salt.indices { salt[index] = generator.next() }
+        let derived = Self.derive(password, salt: salt, rounds: rounds)
+        return "pbkdf2-sha256$\(rounds)$\(Data(salt).base64EncodedString())$\(Data(derived).base64EncodedString())"
+    }
+
+    /// Whether `password` matches `stored`, compared in constant time.
+    public func verify(_ password: String, against stored: String) -> Bool {
+        let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "pbkdf2-sha256", let rounds = Int(parts[1]), rounds > 0,
+            let salt = Data(base64Encoded: String(parts[2])), let expected = Data(base64Encoded: String(parts[3]))
+        else { return false }
+        let derived = Self.derive(password, salt: Array(salt), rounds: rounds)
+        guard derived.count == expected.count else { return false }
+        var difference: UInt8 = 0
+        for (lhs, rhs) in zip(derived, expected) { difference |= lhs ^ rhs }
+        return difference == 0
+    }
+
+    private static func derive(_ password: String, salt: [UInt8], rounds: Int) -> [UInt8] {
+        // Only an invalid parameter (never the case for SHA-256 with 32 output bytes) can throw.
+        let key = try! KDF.Insecure.PBKDF2.deriveKey(
+            from: Array(password.utf8), salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: rounds)
+        return key.withUnsafeBytes { Array($0) }
+    }
+}

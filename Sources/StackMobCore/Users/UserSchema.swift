@@ -1,0 +1,19 @@
+/// A schema whose objects are users who can log in (PROTOCOL §8.1).
+public struct UserSchema: Sendable, Hashable {
+    public var name: String
+    /// The login field, which is also the schema's primary key.
+    public var loginField: String
+    /// Stored hashed, never returned.
+    public var passwordField: String
+
+    public init(name: String = "user", loginField: String = "username", passwordField: String = "password") {
+        self.name = name
+        self.loginField = loginField
+        self.passwordField = passwordField
+    }
+
+    /// The schema definition a user schema starts with.
+    public var definition: SchemaDefinition {
+        SchemaDefinition(name: name, primaryKey: loginField, fields: [passwordField: .password])
+    }
+}

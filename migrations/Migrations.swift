@@ -1,0 +1,14 @@
+/// The internal-table migrations, in the order they are applied.
+///
+/// Each is a SQL file in `migrations/sql/`, embedded into the binary at build time (see
+/// Package.swift). To add one: write `sql/vNNN_what.sql`, list it in Package.swift's `resources`,
+/// and append it here. Never edit or reorder a migration that has shipped.
+public enum InternalMigrations {
+    public static let all: [(name: String, sql: String)] = [
+        ("v001_schema_registry", text(PackageResources.v001_schema_registry_sql)),
+    ]
+
+    private static func text(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+}
