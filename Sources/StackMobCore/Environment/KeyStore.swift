@@ -49,6 +49,8 @@ public struct KeyStore: Sendable {
         guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw ConfigurationError(key: "data_dir", "cannot write '\(temporary)'")
         }
-        _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary))
+        guard rename(temporary, path) == 0 else {
+            throw ConfigurationError(key: "data_dir", "cannot write '\(path)'")
+        }
     }
 }

@@ -1,0 +1,38 @@
+/// Decides who a request acts for from its credentials (PROTOCOL §1.2, §3).
+///
+/// The HTTP layer extracts the credential headers; the decision lives here, free of HTTP types.
+/// OAuth 2.0 MAC (logged-in users) and OAuth 1.0 (private key) verification slot in here.
+public struct RequestAuthenticator: Sendable {
+    public struct Credentials: Sendable {
+        public var apiKey: String?
+        public var authorization: String?
+
+        public init(apiKey: String?, authorization: String?) {
+            self.apiKey = apiKey
+            self.authorization = authorization
+        }
+    }
+
+    public init() {}
+
+    public func authenticate(_ credentials: Credentials, in environment: AppEnvironment) throws(AuthenticationError) -> Caller {
+        if let authorization = credentials.authorization {
+            if authorization.hasPrefix("OAuth ") { throw .unsupportedSignature }
+            // No access tokens are issued yet, so every MAC-signed request names an unknown token.
+            if authorization.hasPrefix("MAC ") { throw .unknownAccessToken }
+        }
+        guard let apiKey = credentials.apiKey else { throw .missingCredentials }
+        guard constantTimeEquals(apiKey, environment.keys.publicKey) else { throw .unknownAPIKey }
+        return .anonymous
+    }
+}
+
+/// Compares secrets without leaking, through timing, how long a prefix matched.
+func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+    let left = Array(lhs.utf8)
+    let right = Array(rhs.utf8)
+    guard left.count == right.count else { return false }
+    var difference: UInt8 = 0
+    for (a, b) in zip(left, right) { difference |= a ^ b }
+    return difference == 0
+}

@@ -1,0 +1,22 @@
+import Hummingbird
+import StackMobCore
+
+/// The per-request state: Hummingbird's core storage (logger tagged with the request id,
+/// parameters), then what authentication established.
+public struct StackMobRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The environment the request's `Accept` version selected; set by `AuthenticationMiddleware`.
+    public var environment: AppEnvironment?
+    /// Who the request acts for; set by `AuthenticationMiddleware`.
+    public var caller: Caller = .anonymous
+
+    public init(source: Source) {
+        coreContext = .init(source: source)
+    }
+
+    /// The authenticated environment. Routes behind `AuthenticationMiddleware` always have one.
+    func requireEnvironment() throws -> AppEnvironment {
+        guard let environment else { throw AuthenticationError.missingCredentials }
+        return environment
+    }
+}

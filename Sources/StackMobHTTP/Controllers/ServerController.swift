@@ -1,0 +1,9 @@
+import Hummingbird
+
+/// `HEAD /` (PROTOCOL §13.1, D33): the iOS SDK's reachability probe. 200, empty body, no
+/// credentials needed.
+struct ServerController {
+    func addRoutes(to router: Router<StackMobRequestContext>) {
+        router.head("/") { _, _ in JSONResponse.empty() }
+    }
+}

@@ -1,0 +1,59 @@
+import Hummingbird
+import NIOCore
+import StackMobCore
+
+/// The one place where errors become StackMob's JSON error responses (PROTOCOL §14).
+///
+/// Every domain error case is mapped on purpose, without `default:`, so that a new case cannot
+/// silently turn into a 500. Anything unexpected is a generic 500 without internals.
+enum ErrorMapping {
+    struct Mapped {
+        let status: HTTPResponse.Status
+        let message: String
+        /// False for failures that are the server's own fault (logged at error level).
+        let isClientError: Bool
+    }
+
+    static func map(_ error: any Error) -> Mapped {
+        switch error {
+        case let error as DatastoreError: return map(error)
+        case let error as AuthenticationError: return Mapped(status: .unauthorized, message: error.message, isClientError: true)
+        case let error as RequestError: return map(error)
+        case is NIOTooManyBytesError: return Mapped(status: .contentTooLarge, message: "The request body is too large", isClientError: true)
+        case let error as HTTPError:
+            return Mapped(status: error.status, message: error.body ?? error.status.reasonPhrase, isClientError: error.status.code < 500)
+        default:
+            return Mapped(status: .internalServerError, message: "Internal server error", isClientError: false)
+        }
+    }
+
+    private static func map(_ error: DatastoreError) -> Mapped {
+        let status: HTTPResponse.Status
+        switch error {
+        case .objectNotFound, .objectNotFoundForDelete:
+            status = .notFound
+        case .duplicateKey:
+            status = .conflict
+        case .invalidSchemaName, .invalidFieldName, .unknownSchema, .unknownField, .primaryKeyChange, .incompatibleType,
+            .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp:
+            status = .badRequest
+        }
+        return Mapped(status: status, message: error.message, isClientError: true)
+    }
+
+    private static func map(_ error: RequestError) -> Mapped {
+        let status: HTTPResponse.Status
+        switch error {
+        case .malformedJSON, .emptyBody, .invalidPercentEncoding, .methodOverrideNotAllowed: status = .badRequest
+        case .bodyTooLarge: status = .contentTooLarge
+        case .routeNotFound: status = .notFound
+        }
+        return Mapped(status: status, message: error.message, isClientError: true)
+    }
+
+    /// The response for an error: `{"error": "<message>"}` with the JSON content type.
+    static func response(for error: any Error) -> Response {
+        let mapped = map(error)
+        return JSONResponse.make(.object(["error": .string(mapped.message)]), status: mapped.status)
+    }
+}

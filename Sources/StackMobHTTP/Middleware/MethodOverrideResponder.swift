@@ -1,0 +1,31 @@
+import Hummingbird
+import StackMobCore
+
+/// `X-HTTP-Method-Override` (PROTOCOL §2.9): a GET may become DELETE or HEAD, a POST may become
+/// PUT, nothing else. It must act before routing, which picks the route by method, so it wraps
+/// the router's responder rather than being a router middleware.
+struct MethodOverrideResponder<Next: HTTPResponder>: HTTPResponder where Next.Context == StackMobRequestContext {
+    typealias Context = StackMobRequestContext
+    let next: Next
+    let clock: any ServerClock
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        guard let override = request.headers[.httpMethodOverride] else {
+            return try await next.respond(to: request, context: context)
+        }
+        let target = HTTPRequest.Method(override.uppercased())
+        switch (request.method, target) {
+        case (.get, .delete?), (.get, .head?), (.post, .put?):
+            var head = request.head
+            head.method = target!
+            return try await next.respond(to: Request(head: head, body: request.body), context: context)
+        case (let method, let target) where target == method:
+            return try await next.respond(to: request, context: context)
+        default:
+            let error = RequestError.methodOverrideNotAllowed(from: request.method.rawValue, to: override)
+            var response = ErrorMapping.response(for: error)
+            response.headers[.stackMobTimeMS] = String(clock.nowMilliseconds())
+            return response
+        }
+    }
+}

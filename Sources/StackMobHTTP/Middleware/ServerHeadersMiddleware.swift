@@ -1,0 +1,15 @@
+import Hummingbird
+import StackMobCore
+
+/// `X-StackMob-Time-MS` on every response (PROTOCOL D33): iOS Core Data computes its clock skew
+/// from it. Hummingbird itself adds `Date`.
+struct ServerHeadersMiddleware: RouterMiddleware {
+    typealias Context = StackMobRequestContext
+    let clock: any ServerClock
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        response.headers[.stackMobTimeMS] = String(clock.nowMilliseconds())
+        return response
+    }
+}

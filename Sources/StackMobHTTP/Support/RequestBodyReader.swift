@@ -1,0 +1,27 @@
+import Hummingbird
+import NIOCore
+import StackMobCore
+
+/// Reads request bodies as JSON whatever their `Content-Type` claims (PROTOCOL §2.8: the JS SDK on
+/// Sencha and Zepto, and iOS custom code, send misleading or no content types).
+enum RequestBodyReader {
+    static func json(_ request: Request, limit: Int) async throws -> JSONValue {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw RequestError.bodyTooLarge(limit: limit)
+        }
+        guard buffer.readableBytes > 0 else { throw RequestError.emptyBody }
+        do {
+            return try JSONParser.parse(buffer.readableBytesView)
+        } catch {
+            throw RequestError.malformedJSON(error.description)
+        }
+    }
+
+    static func object(_ request: Request, limit: Int) async throws -> JSONObject {
+        guard let object = try await json(request, limit: limit).objectValue else { throw DatastoreError.notAnObject }
+        return object
+    }
+}

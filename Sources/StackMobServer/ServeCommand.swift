@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import StackMobCore
+import StackMobHTTP
+
+/// `stackmob-server serve`: loads the configuration (defaults, then `--config`, then `STACKMOB_…`
+/// variables, then these flags) and serves until SIGINT or SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the API (the default command).")
+
+    @Option(help: "Address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).")
+    var host: String?
+
+    @Option(help: "Port to listen on (default 8080).")
+    var port: Int?
+
+    @Option(name: .customLong("data-dir"), help: "Directory for the SQLite databases and generated keys (default ./stackmob-data).")
+    var dataDirectory: String?
+
+    @Option(name: .customLong("config"), help: "Configuration file (JSON; see config/README.md).")
+    var configFile: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info).")
+    var logLevel: String?
+
+    func run() async throws {
+        let configuration: ServerConfiguration
+        do {
+            configuration = try loadConfiguration()
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
+            throw ExitCode(78)  // EX_CONFIG
+        }
+        var logger = Logger(label: "stackmob")
+        logger.logLevel = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info
+        do {
+            let app = try await buildApplication(configuration: configuration, logger: logger)
+            try await app.runService()
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
+            throw ExitCode(78)
+        } catch let error as DatastoreSetupError {
+            FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
+    }
+
+    private func loadConfiguration() throws -> ServerConfiguration {
+        var configuration = try ConfigurationLoader.load(file: configFile, environment: ProcessInfo.processInfo.environment)
+        if let host { configuration.host = host }
+        if let port {
+            guard (0...65535).contains(port) else { throw ConfigurationError(key: "--port", "must be from 0 to 65535") }
+            configuration.port = port
+        }
+        if let dataDirectory { configuration.dataDirectory = dataDirectory }
+        if let logLevel {
+            guard let level = ServerConfiguration.LogLevel(rawValue: logLevel.lowercased()) else {
+                throw ConfigurationError(key: "--log-level", "must be one of \(ServerConfiguration.LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            configuration.logLevel = level
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct StackMobServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stackmob-server",
+        abstract: "A self-hostable server that speaks the StackMob REST API.",
+        subcommands: [ServeCommand.self],
+        defaultSubcommand: ServeCommand.self)
+}
