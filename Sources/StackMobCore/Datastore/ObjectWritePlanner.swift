@@ -63,7 +63,7 @@ struct ObjectWritePlanner {
                     case .type(let type):
                         newFields[field] = type
                         values[field] = FieldValueRules.conform(value, to: type)
-                    case .none:
+                    case .noType:
                         continue
                     case .subObject:
                         throw .subObjectWithoutRelation(field: field)

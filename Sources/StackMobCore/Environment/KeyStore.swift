@@ -44,6 +44,8 @@ public struct KeyStore: Sendable {
 
     private func save(_ stored: JSONObject) throws {
         let data = Data(JSONWriter.bytes(.object(stored)))
+        let directory = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // Written whole, then moved into place, so a crash never leaves half a file.
         let temporary = path + ".tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {

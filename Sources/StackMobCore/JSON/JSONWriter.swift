@@ -1,18 +1,20 @@
 /// Serialises `JSONValue` the way StackMob clients expect (PROTOCOL §1.4, D16): object keys in
 /// lexicographic order, null-valued object members omitted.
 public enum JSONWriter {
-    public static func bytes(_ value: JSONValue) -> [UInt8] {
+    /// - Parameter omittingNulls: drop null-valued object members, as every response must. Only
+    ///   clients (tests) keep them: a request's `null` means "clear this field".
+    public static func bytes(_ value: JSONValue, omittingNulls: Bool = true) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(256)
-        write(value, into: &output)
+        write(value, into: &output, omittingNulls: omittingNulls)
         return output
     }
 
-    public static func string(_ value: JSONValue) -> String {
-        String(decoding: bytes(value), as: UTF8.self)
+    public static func string(_ value: JSONValue, omittingNulls: Bool = true) -> String {
+        String(decoding: bytes(value, omittingNulls: omittingNulls), as: UTF8.self)
     }
 
-    public static func write(_ value: JSONValue, into output: inout [UInt8]) {
+    private static func write(_ value: JSONValue, into output: inout [UInt8], omittingNulls: Bool) {
         switch value {
         case .null:
             output.append(contentsOf: "null".utf8)
@@ -28,7 +30,7 @@ public enum JSONWriter {
             output.append(UInt8(ascii: "["))
             for (position, element) in array.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
-                write(element, into: &output)
+                write(element, into: &output, omittingNulls: omittingNulls)
             }
             output.append(UInt8(ascii: "]"))
         case .object(let object):
@@ -36,12 +38,12 @@ public enum JSONWriter {
             var first = true
             for key in object.keys.sorted(by: utf8Order) {
                 let member = object[key]!
-                if member.isNull { continue }
+                if omittingNulls && member.isNull { continue }
                 if !first { output.append(UInt8(ascii: ",")) }
                 first = false
                 writeString(key, into: &output)
                 output.append(UInt8(ascii: ":"))
-                write(member, into: &output)
+                write(member, into: &output, omittingNulls: omittingNulls)
             }
             output.append(UInt8(ascii: "}"))
         }

@@ -4,7 +4,7 @@ public enum FieldValueRules {
     public enum Inference: Equatable, Sendable {
         case type(FieldType)
         /// `null` says nothing about a type; the field is not created.
-        case none
+        case noType
         /// An object that is not a geopoint: needs an `X-StackMob-Relations` entry.
         case subObject
         /// An array mixing element types.
@@ -13,7 +13,7 @@ public enum FieldValueRules {
 
     public static func infer(_ value: JSONValue) -> Inference {
         switch value {
-        case .null: return .none
+        case .null: return .noType
         case .string: return .type(.string)
         case .integer: return .type(.integer)
         case .float: return .type(.float)

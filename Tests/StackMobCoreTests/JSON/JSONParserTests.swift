@@ -1,0 +1,85 @@
+import StackMobCore
+import Testing
+
+@Suite("JSONParser")
+struct JSONParserTests {
+    @Test("integers and non-integers are told apart", arguments: [
+        ("18", JSONValue.integer(18)),
+        ("-0", .integer(0)),
+        ("18.0", .float(18.0)),
+        ("18.5", .float(18.5)),
+        ("1e3", .float(1000)),
+        ("7.582267603498963E-4", .float(7.582267603498963E-4)),
+        ("9223372036854775807", .integer(Int64.max)),
+        ("9223372036854775808", .float(9223372036854775808.0)),
+    ])
+    func numbers(text: String, expected: JSONValue) throws {
+        #expect(try JSONParser.parse(text) == expected)
+    }
+
+    @Test("strings with escapes and surrogate pairs")
+    func strings() throws {
+        #expect(try JSONParser.parse(#""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#) == .string("a\"b\\c/d\n\té😀"))
+        #expect(try JSONParser.parse("\"naïve ünïcode\"") == .string("naïve ünïcode"))
+    }
+
+    @Test("objects and arrays")
+    func containers() throws {
+        let value = try JSONParser.parse(#" { "a" : [1, true, null, {"b": "c"}], "d": {} } "#)
+        #expect(value == ["a": [1, true, nil, ["b": "c"]], "d": [:]])
+    }
+
+    @Test("malformed input is an error with a position, never a crash", arguments: [
+        "", "{", "[1,", "{\"a\" 1}", "{'a': 1}", "tru", "01", "1.", "-", "\"abc", "\"\\x\"", "\"\\ud800\"", "[1] x",
+        "{\"a\":1,}", "\"\u{01}\"", "1e", "NaN",
+    ])
+    func malformed(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+    }
+
+    @Test("nesting is bounded")
+    func depth() throws {
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
+        let allowed = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect(throws: Never.self) { try JSONParser.parse(allowed) }
+    }
+
+    @Test("comment lines only when asked for")
+    func comments() throws {
+        let text = "// a comment\n{\n  # another\n  \"a\": 1 // trailing\n}"
+        #expect(try JSONParser.parse(text, options: .init(allowsComments: true)) == ["a": 1])
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+    }
+
+    @Test("invalid UTF-8 is refused")
+    func invalidUTF8() {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+    }
+}
+
+@Suite("JSONWriter")
+struct JSONWriterTests {
+    @Test("keys sorted, nulls omitted in responses, kept in requests")
+    func objects() {
+        let value: JSONValue = ["b": 1, "a": ["z": nil, "y": [nil, 2.5]], "c": nil]
+        #expect(JSONWriter.string(value) == #"{"a":{"y":[null,2.5]},"b":1}"#)
+        #expect(JSONWriter.string(value, omittingNulls: false) == #"{"a":{"y":[null,2.5],"z":null},"b":1,"c":null}"#)
+    }
+
+    @Test("strings are escaped and round-trip")
+    func strings() throws {
+        let original = JSONValue.string("quote \" backslash \\ newline \n tab \t bell \u{07} é 😀")
+        let text = JSONWriter.string(original)
+        #expect(text.contains("\\u0007"))
+        #expect(try JSONParser.parse(text) == original)
+    }
+
+    @Test("numbers keep their kind", arguments: [
+        (JSONValue.integer(-42), "-42"), (.float(2), "2.0"), (.float(0.1), "0.1"), (.float(1e-7), "1e-07"),
+    ])
+    func numbers(value: JSONValue, text: String) throws {
+        #expect(JSONWriter.string(value) == text)
+        #expect(try JSONParser.parse(text) == value)
+    }
+}

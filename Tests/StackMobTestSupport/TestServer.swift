@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import StackMobCore
+import StackMobHTTP
+
+/// Runs the real application, over real HTTP on a loopback port, on a fresh data directory.
+public enum TestServer {
+    public static let developmentPublicKey = "d0d0d0d0-0000-4000-8000-000000000001"
+    public static let developmentPrivateKey = "d0d0d0d0-0000-4000-8000-00000000000f"
+    public static let productionPublicKey = "b1b1b1b1-0000-4000-8000-000000000001"
+    public static let productionPrivateKey = "b1b1b1b1-0000-4000-8000-00000000000f"
+
+    /// A configuration with fixed keys and a cheap password hash (tests create many users; the
+    /// production round count is covered by its own test).
+    public static func configuration(dataDirectory: String) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = dataDirectory
+        configuration.port = 0
+        configuration.passwordRounds = 1_000
+        configuration.development.publicKey = developmentPublicKey
+        configuration.development.privateKey = developmentPrivateKey
+        configuration.production.publicKey = productionPublicKey
+        configuration.production.privateKey = productionPrivateKey
+        return configuration
+    }
+
+    /// Starts the server on a new temporary data directory, hands `body` a client, stops the
+    /// server and removes the directory.
+    public static func run<Value: Sendable>(
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        clock: any ServerClock = SystemClock(),
+        _ body: @Sendable (StackMobClient) async throws -> Value
+    ) async throws -> Value {
+        try await withDataDirectory { directory in
+            var configuration = configuration(dataDirectory: directory)
+            configure(&configuration)
+            return try await run(configuration: configuration, clock: clock, body)
+        }
+    }
+
+    /// Starts the server with exactly `configuration` (used to restart on the same directory).
+    public static func run<Value: Sendable>(
+        configuration: ServerConfiguration,
+        clock: any ServerClock = SystemClock(),
+        _ body: @Sendable (StackMobClient) async throws -> Value
+    ) async throws -> Value {
+        let app = try await buildApplication(configuration: configuration, clock: clock, logger: quietLogger)
+        return try await app.test(.live) { client in
+            try await body(StackMobClient(client: client, publicKey: configuration.development.publicKey))
+        }
+    }
+
+    public static func withDataDirectory<Value>(_ body: (String) async throws -> Value) async throws -> Value {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stackmob-test-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        return try await body(directory)
+    }
+
+    public static let quietLogger: Logger = {
+        var logger = Logger(label: "stackmob-test")
+        logger.logLevel = .critical
+        return logger
+    }()
+}
