@@ -61,6 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.logLevel = level
         }
+        try configuration.validate()
         return configuration
     }
 }

@@ -1,8 +1,19 @@
 /// Checks that hold across keys, after every value was read.
+extension ServerConfiguration {
+    /// Checks the whole configuration; the loader calls it, and so must anyone who changes a
+    /// loaded configuration (command-line flags).
+    public func validate() throws {
+        try ConfigurationValidator.validate(self)
+    }
+}
+
 enum ConfigurationValidator {
     static func validate(_ configuration: ServerConfiguration) throws {
         if configuration.appName.isEmpty {
             throw ConfigurationError(key: "app_name", "must not be empty")
+        }
+        if configuration.host.isEmpty {
+            throw ConfigurationError(key: "listen.host", "must not be empty")
         }
         if configuration.dataDirectory.isEmpty {
             throw ConfigurationError(key: "data_dir", "must not be empty")

@@ -10,6 +10,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var logLevel = LogLevel.info
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes = 10 * 1024 * 1024
+    /// A connection that sends nothing for this long is closed, so idle or stalled clients cannot
+    /// hold connections open forever.
+    public var idleTimeoutSeconds = 60
     public var durability = SQLiteStorageEngine.Durability.full
     public var passwordRounds = PasswordHasher.defaultRounds
     public var development = EnvironmentSettings(schemaInference: true)

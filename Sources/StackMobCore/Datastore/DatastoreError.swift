@@ -4,6 +4,7 @@
 public enum DatastoreError: Error, Sendable, Equatable {
     case invalidSchemaName(String)
     case invalidFieldName(String)
+    case reservedSchemaName(String)
     /// A schema that does not exist where schemas are not created on demand (production).
     case unknownSchema(String)
     /// A field that does not exist where fields are not created on demand (production).
@@ -31,6 +32,8 @@ public enum DatastoreError: Error, Sendable, Equatable {
             "Invalid schema name '\(name)': use lower-case letters, digits and underscores, starting with a letter, at most \(Identifier.maxLength) characters"
         case .invalidFieldName(let name):
             "Invalid field name '\(name)': use lower-case letters, digits and underscores, at most \(Identifier.maxLength) characters"
+        case .reservedSchemaName(let name):
+            "'\(name)' is reserved by the API and cannot be a schema name"
         case .unknownSchema(let schema):
             "Schema '\(schema)' does not exist"
         case .unknownField(let schema, let field):

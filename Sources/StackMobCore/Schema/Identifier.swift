@@ -22,8 +22,13 @@ public enum Identifier {
     public static func schemaName(fromRequest raw: String) throws(DatastoreError) -> String {
         let name = raw.lowercased()
         guard isValidSchemaName(name) else { throw .invalidSchemaName(raw) }
+        guard !reservedSchemaNames.contains(name) else { throw .reservedSchemaName(name) }
         return name
     }
+
+    /// Names the API itself answers at the top level (PROTOCOL §2.3, §13.2): a schema of that name
+    /// could never be reached.
+    public static let reservedSchemaNames: Set<String> = ["listapi"]
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {

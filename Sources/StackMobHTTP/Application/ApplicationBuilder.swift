@@ -12,6 +12,7 @@ public func buildApplication(
     let router = buildRouter(backend: backend, clock: clock)
     return Application(
         responder: MethodOverrideResponder(next: router.buildResponder(), clock: clock),
+        server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "StackMob Server"),

@@ -75,7 +75,7 @@ struct DatastoreController {
         let userAgent = request.headers[.userAgent] ?? ""
         if userAgent.hasPrefix("StackMob (Java Client") || userAgent.hasPrefix("StackMob (Android") {
             return Response(
-                status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
+                status: .ok, headers: [.contentType: "text/plain"],
                 body: .init(byteBuffer: .init(string: "Successfully deleted document")))
         }
         return JSONResponse.make(.object([:]))

@@ -34,7 +34,7 @@ enum ErrorMapping {
             status = .notFound
         case .duplicateKey:
             status = .conflict
-        case .invalidSchemaName, .invalidFieldName, .unknownSchema, .unknownField, .primaryKeyChange, .incompatibleType,
+        case .invalidSchemaName, .invalidFieldName, .reservedSchemaName, .unknownSchema, .unknownField, .primaryKeyChange, .incompatibleType,
             .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp:
             status = .badRequest
         }

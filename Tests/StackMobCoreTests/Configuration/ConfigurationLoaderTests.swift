@@ -68,6 +68,8 @@ struct ConfigurationLoaderTests {
         (["STACKMOB_LOG_LEVEL": "loud"], "log_level"),
         (["STACKMOB_STORAGE__SYNCHRONOUS": "sometimes"], "storage.synchronous"),
         (["STACKMOB_LIMITS__MAX_BODY_BYTES": "0"], "limits.max_body_bytes"),
+        (["STACKMOB_LIMITS__IDLE_TIMEOUT_SECONDS": "0"], "limits.idle_timeout_seconds"),
+        (["STACKMOB_LISTEN__HOST": ""], "listen.host"),
         (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__PUBLIC_KEY": "short"], "environments.development.public_key"),
         (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__SCHEMA_INFERENCE": "maybe"], "environments.development.schema_inference"),
         (["STACKMOB_ENVIRONMENTS__STAGING__SCHEMA_INFERENCE": "true"], "environments.staging"),
