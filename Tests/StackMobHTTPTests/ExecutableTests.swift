@@ -1,0 +1,47 @@
+import Foundation
+import HummingbirdTesting
+import StackMobCore
+import StackMobTestSupport
+import Testing
+
+/// The binary as a newcomer or a CI pipeline runs it: no configuration, a clean directory.
+@Suite("The stackmob-server executable")
+struct ExecutableTests {
+    @Test("with no configuration it serves development, creating its data directory, and stops on SIGTERM")
+    func zeroConfiguration() async throws {
+        try await TestServer.withDataDirectory { directory in
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // Port 0: the only flag, so that parallel test runs do not collide on 8080.
+            let server = try ServerProcess(arguments: ["serve", "--port", "0"], directory: directory)
+            let started = ContinuousClock.now
+            let port = try #require(try await server.listeningPort(), "server did not start: \(server.log)")
+            let startup = ContinuousClock.now - started
+            #expect(startup < .seconds(10), "start-up took \(startup)")
+            // The default data directory, the database files and the keys file exist.
+            for file in ["development.sqlite", "production.sqlite", "keys.json"] {
+                #expect(FileManager.default.fileExists(atPath: "\(directory)/stackmob-data/\(file)"), "\(file)")
+            }
+            // The development public key is printed, and works.
+            let keyLine = try #require(server.log.split(separator: "\n").first { $0.contains("sm.environment=development") && $0.contains("sm.public_key=") })
+            let key = try #require(keyLine.split(separator: " ").first { $0.hasPrefix("sm.public_key=") }?.dropFirst("sm.public_key=".count))
+            try await TestClient.withClient(host: "127.0.0.1", port: port) { connection in
+                let client = StackMobClient(connection: connection, port: port, publicKey: String(key))
+                #expect(try await client.head("/").status == .ok)
+                let created = try await client.post("/todo", ["title": "from the binary"])
+                #expect(created.status == .created)
+            }
+            #expect(await server.terminate() == 0)
+        }
+    }
+
+    @Test("an invalid configuration stops start-up with exit code 78 and names the key")
+    func invalidConfiguration() async throws {
+        try await TestServer.withDataDirectory { directory in
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let server = try ServerProcess(
+                arguments: ["serve", "--port", "0"], directory: directory, environment: ["STACKMOB_LISTEN__PORT": "eighty"])
+            #expect(await server.waitForExit() == 78)
+            #expect(server.log.contains("configuration key 'listen.port': must be an integer from 0 to 65535"))
+        }
+    }
+}
