@@ -8,9 +8,7 @@ struct ServerBasicsTests {
     @Test("HEAD / answers 200 with an empty body and needs no credentials")
     func headRoot() async throws {
         try await TestServer.run { client in
-            var anonymous = client
-            anonymous.publicKey = nil
-            let response = try await anonymous.head("/")
+            let response = try await client.withoutKey.head("/")
             #expect(response.status == .ok)
             #expect(response.body.isEmpty)
             #expect(response.header("Date") != nil)
@@ -33,9 +31,7 @@ struct ServerBasicsTests {
     @Test("a request without an API key is refused with a JSON 401")
     func missingKey() async throws {
         try await TestServer.run { client in
-            var anonymous = client
-            anonymous.publicKey = nil
-            let response = try await anonymous.get("/thing")
+            let response = try await client.withoutKey.get("/thing")
             #expect(response.status == .unauthorized)
             #expect(response.error == "Missing X-StackMob-API-Key header or OAuth signature")
         }

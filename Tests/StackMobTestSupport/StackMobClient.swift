@@ -38,6 +38,13 @@ public struct StackMobClient: Sendable {
         }
     }
 
+    /// The same client without the API key header.
+    public var withoutKey: StackMobClient {
+        var copy = self
+        copy.publicKey = nil
+        return copy
+    }
+
     /// The same client speaking to the production environment (API version 1).
     public func production(version: Int = 1) -> StackMobClient {
         var copy = self

@@ -1,0 +1,55 @@
+# syntax=docker/dockerfile:1
+# StackMob Server image.
+#
+#   docker build -t stackmob-server .
+#   docker run -p 8080:8080 -v stackmob-data:/data stackmob-server
+#
+# The development keys are generated on first start, kept in /data/keys.json and printed in the
+# log (`docker logs`). Configuration: STACKMOB_* environment variables (config/README.md), or
+# mount a file and add `--config /path/to/file.json` to the command.
+
+# ---- build ----------------------------------------------------------------------------------
+# The dependencies (Hummingbird 2.28 and others) need Swift tools 6.2 or later.
+ARG SWIFT_VERSION=6.3
+FROM swift:${SWIFT_VERSION}-bookworm AS build
+
+RUN export DEBIAN_FRONTEND=noninteractive \
+    && apt-get update \
+    && apt-get install -y --no-install-recommends libsqlite3-dev \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /src
+
+# Manifest first, so the dependency checkout is cached while only sources change.
+# (Package.resolved is optional: the wildcard copies it only when the build context has one.)
+COPY Package.swift Package.resolve[d] ./
+RUN swift package resolve
+
+COPY . .
+RUN swift build -c release --product stackmob-server --static-swift-stdlib \
+    && install -D -m 0755 "$(swift build -c release --show-bin-path)/stackmob-server" /out/stackmob-server
+
+# ---- run ------------------------------------------------------------------------------------
+FROM debian:bookworm-slim
+
+RUN export DEBIAN_FRONTEND=noninteractive \
+    && apt-get update \
+    && apt-get install -y --no-install-recommends libsqlite3-0 libstdc++6 ca-certificates curl \
+    && rm -rf /var/lib/apt/lists/*
+
+RUN groupadd --system stackmob \
+    && useradd --system --gid stackmob --home-dir /data --no-create-home --shell /usr/sbin/nologin stackmob \
+    && mkdir -p /data \
+    && chown stackmob:stackmob /data
+
+COPY --from=build /out/stackmob-server /usr/local/bin/stackmob-server
+
+USER stackmob
+WORKDIR /data
+VOLUME /data
+EXPOSE 8080
+
+HEALTHCHECK CMD curl -fsS -I http://127.0.0.1:8080/ || exit 1
+
+ENTRYPOINT ["stackmob-server"]
+CMD ["serve", "--host", "0.0.0.0", "--port", "8080", "--data-dir", "/data"]
