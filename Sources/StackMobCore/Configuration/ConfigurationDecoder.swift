@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads a configuration tree into `ServerConfiguration`, checking every value and refusing
 /// unknown keys (a misspelt key would otherwise be silently ignored).
 struct ConfigurationDecoder {
@@ -140,5 +142,3 @@ struct ConfigurationDecoder {
         }
     }
 }
-
-import Foundation

@@ -19,16 +19,17 @@ extension Datastore {
         let body = hashingPasswords(in: body, schema: name)
         let id = try primaryKeyValue(in: body, schema: name)
         let now = clock.nowMilliseconds()
-        let result = try await storage.write { writer in
+        let (result, schema) = try await storage.write { writer in
             var schema = self.registry.definition(named: name)
             if upsert, let current = schema, let existing = try writer.fetchObject(current, id: id) {
-                let object = try self.applyUpdate(body, to: existing, id: id, schema: current, caller: caller, now: now, writer: writer)
-                return WriteResult(object: object, created: false)
+                let (object, updated) = try self.applyUpdate(body, to: existing, id: id, schema: current, caller: caller, now: now, writer: writer)
+                return (WriteResult(object: object, created: false), updated)
             }
             let object = try self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
-            return WriteResult(object: object, created: true)
+            // `insert` always leaves the schema it wrote to in `schema`.
+            return (WriteResult(object: object, created: true), schema ?? SchemaDefinition(name: name))
         }
-        return WriteResult(object: present(result.object, schema: registry.definition(named: name)!), created: result.created)
+        return WriteResult(object: present(result.object, schema: schema), created: result.created)
     }
 
     /// `POST /<schema>` with an array: every element in one transaction; an element that fails
@@ -75,13 +76,13 @@ extension Datastore {
         guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
         let body = hashingPasswords(in: body, schema: name)
         let now = clock.nowMilliseconds()
-        let object = try await storage.write { writer in
+        let (object, schema) = try await storage.write { writer in
             guard let schema = self.registry.definition(named: name), let existing = try writer.fetchObject(schema, id: id) else {
                 throw DatastoreError.objectNotFound
             }
             return try self.applyUpdate(body, to: existing, id: id, schema: schema, caller: caller, now: now, writer: writer)
         }
-        return present(object, schema: registry.definition(named: name)!)
+        return present(object, schema: schema)
     }
 
     // MARK: - Inside the write transaction
@@ -114,11 +115,11 @@ extension Datastore {
         return object
     }
 
-    /// Merges `body` into `existing` and returns the merged object.
+    /// Merges `body` into `existing`; returns the merged object and the schema as it now stands.
     private func applyUpdate(
         _ body: JSONObject, to existing: JSONObject, id: String, schema: SchemaDefinition, caller: Caller, now: Int64,
         writer: any StorageWriter
-    ) throws -> JSONObject {
+    ) throws -> (JSONObject, SchemaDefinition) {
         let plan = try ObjectWritePlanner(inferenceEnabled: inferenceEnabled, caller: caller).plan(body, schema: schema, mode: .update)
         var changes = plan.values
         if changes[SchemaDefinition.lastModifiedDate] == nil {
@@ -134,7 +135,7 @@ extension Datastore {
         for (field, value) in changes {
             merged[field] = value.isNull ? nil : value
         }
-        return merged
+        return (merged, plan.definition)
     }
 
     // MARK: - Before the transaction
