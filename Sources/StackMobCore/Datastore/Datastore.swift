@@ -68,13 +68,6 @@ public struct Datastore: Sendable {
         return present(object, schema: schema)
     }
 
-    /// `GET /<schema>`: the objects in the query's order and window.
-    public func list(in schemaName: String, query: ObjectQuery = ObjectQuery()) async throws -> [JSONObject] {
-        guard let schema = try existingSchema(schemaName) else { return [] }
-        let objects = try await storage.read { try $0.fetchObjects(schema, query: query) }
-        return objects.map { present($0, schema: schema) }
-    }
-
     /// `DELETE /<schema>/<id>`.
     public func delete(id: String, in schemaName: String) async throws {
         guard let schema = try existingSchema(schemaName) else { throw DatastoreError.objectNotFoundForDelete }

@@ -14,7 +14,8 @@ public protocol StorageEngine: Sendable {
 public protocol StorageReader {
     /// The stored object with every non-null column, password hashes included.
     func fetchObject(_ schema: SchemaDefinition, id: String) throws -> JSONObject?
-    func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> [JSONObject]
+    /// The matching objects in the query's order and window, compiled into one SQL statement.
+    func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> ObjectPage
 }
 
 public protocol StorageWriter: StorageReader {
@@ -27,6 +28,8 @@ public protocol StorageWriter: StorageReader {
     func update(_ schema: SchemaDefinition, id: String, changes: JSONObject) throws
     /// Deletes an object; false when there was none.
     func delete(_ schema: SchemaDefinition, id: String) throws -> Bool
+    /// Deletes every object the filter matches; returns how many.
+    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter) throws -> Int
 }
 
 /// Failures the storage boundary translates for the domain.

@@ -7,9 +7,10 @@ struct DatastoreController {
     let maxBodyBytes: Int
 
     func addRoutes(to router: Router<StackMobRequestContext>) {
-        router.get("/:schema", use: list)
-        router.head("/:schema", use: headList)
+        router.get("/:schema", use: query)
+        router.head("/:schema", use: headQuery)
         router.post("/:schema", use: create)
+        router.delete("/:schema", use: deleteMatching)
         router.get("/:schema/:id", use: read)
         router.head("/:schema/:id", use: headObject)
         router.put("/:schema/:id", use: update)
@@ -18,14 +19,39 @@ struct DatastoreController {
 
     // MARK: - Collection
 
-    @Sendable func list(_ request: Request, context: StackMobRequestContext) async throws -> Response {
-        let objects = try await context.requireEnvironment().datastore.list(in: try schema(context))
-        return JSONResponse.make(.array(objects.map(JSONValue.object)))
+    /// `GET /<schema>?…` (§5). With a `Range` that returns a strict subset of the matches: 206 and
+    /// `Content-Range: objects <start>-<last>/<total>` (D17); a window past the end: 200 `[]`.
+    @Sendable func query(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let queryRequest = try Self.queryRequest(request)
+        let result = try await context.requireEnvironment().datastore.query(in: try schema(context), queryRequest)
+        var headers = HTTPFields()
+        var status = HTTPResponse.Status.ok
+        if let range = queryRequest.range, let total = result.total, !result.objects.isEmpty {
+            headers[.contentRange] = "objects \(range.start)-\(range.start + result.objects.count - 1)/\(total)"
+            if result.objects.count < total { status = .partialContent }
+        }
+        return JSONResponse.make(.array(result.objects.map(JSONValue.object)), status: status, headers: headers)
     }
 
-    @Sendable func headList(_ request: Request, context: StackMobRequestContext) async throws -> Response {
-        _ = try await context.requireEnvironment().datastore.list(in: try schema(context), query: ObjectQuery(limit: 1))
-        return JSONResponse.empty()
+    /// `HEAD /<schema>?…`: the status the GET would answer, without a body.
+    @Sendable func headQuery(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let response = try await query(request, context: context)
+        return JSONResponse.empty(response.status)
+    }
+
+    /// `DELETE /<schema>?…` (§4.8): 200 `{}`.
+    @Sendable func deleteMatching(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let filter = try QueryParser.parse(QueryString.parameters(request.uri.query))
+        try await context.requireEnvironment().datastore.deleteMatching(in: try schema(context), filter: filter)
+        return JSONResponse.make(.object([:]))
+    }
+
+    private static func queryRequest(_ request: Request) throws -> QueryRequest {
+        QueryRequest(
+            filter: try QueryParser.parse(QueryString.parameters(request.uri.query)),
+            order: try request.headers[.stackMobOrderBy].map { header throws(QueryError) in try QueryRequest.parseOrderBy(header) } ?? [],
+            select: try request.headers[.stackMobSelect].map { header throws(QueryError) in try QueryRequest.parseSelect(header) },
+            range: try request.headers[.range].map { header throws(QueryError) in try ObjectRange.parse(header) })
     }
 
     /// One object → 201 with the stored object; an array → 200 `{"succeeded", "failed"}` (§4.3).

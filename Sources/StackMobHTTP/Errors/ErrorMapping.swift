@@ -17,6 +17,7 @@ enum ErrorMapping {
     static func map(_ error: any Error) -> Mapped {
         switch error {
         case let error as DatastoreError: return map(error)
+        case let error as QueryError: return Mapped(status: .badRequest, message: error.message, isClientError: true)
         case let error as AuthenticationError: return Mapped(status: .unauthorized, message: error.message, isClientError: true)
         case let error as RequestError: return map(error)
         case is NIOTooManyBytesError: return Mapped(status: .contentTooLarge, message: "The request body is too large", isClientError: true)

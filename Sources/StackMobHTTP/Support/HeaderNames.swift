@@ -6,4 +6,8 @@ extension HTTPField.Name {
     static let stackMobAPIKey = Self("X-StackMob-API-Key")!
     static let stackMobRelations = Self("X-StackMob-Relations")!
     static let httpMethodOverride = Self("X-HTTP-Method-Override")!
+    static let stackMobOrderBy = Self("X-StackMob-OrderBy")!
+    static let stackMobSelect = Self("X-StackMob-Select")!
+    static let range = Self("Range")!
+    static let contentRange = Self("Content-Range")!
 }

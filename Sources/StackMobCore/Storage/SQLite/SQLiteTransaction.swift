@@ -16,9 +16,18 @@ struct SQLiteTransaction: StorageWriter {
         return try Row.fetchOne(statement, arguments: [id]).map { try object(from: $0, schema: schema) }
     }
 
-    func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> [JSONObject] {
-        var sql = "SELECT * FROM \(quote(schema.name)) ORDER BY \(orderClause(query.order, schema: schema))"
+    func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> ObjectPage {
+        // The window function counts every match before LIMIT applies: page and total in one
+        // statement, so they always agree.
+        let total = query.countsTotal ? ", COUNT(*) OVER () AS \(quote(Self.totalColumn))" : ""
+        var sql = "SELECT *\(total) FROM \(quote(schema.name))"
         var arguments: StatementArguments = []
+        if let filter = query.filter {
+            var compiler = SQLiteFilterCompiler()
+            sql += " WHERE " + compiler.compile(filter)
+            arguments += StatementArguments(compiler.arguments)
+        }
+        sql += " ORDER BY \(orderClause(query.order, schema: schema))"
         if let limit = query.limit {
             sql += " LIMIT ? OFFSET ?"
             arguments += [limit, query.offset]
@@ -27,8 +36,15 @@ struct SQLiteTransaction: StorageWriter {
             arguments += [query.offset]
         }
         let statement = try db.cachedStatement(sql: sql)
-        return try Row.fetchAll(statement, arguments: arguments).map { try object(from: $0, schema: schema) }
+        var count: Int?
+        let objects = try Row.fetchAll(statement, arguments: arguments).map { row in
+            if query.countsTotal { count = row[Self.totalColumn] }
+            return try object(from: row, schema: schema)
+        }
+        return ObjectPage(objects: objects, total: count)
     }
+
+    private static let totalColumn = "_sm_total"
 
     private func orderClause(_ keys: [SortKey], schema: SchemaDefinition) -> String {
         let effective = keys.isEmpty ? [SortKey(field: SchemaDefinition.createdDate, ascending: false)] : keys
@@ -42,7 +58,7 @@ struct SQLiteTransaction: StorageWriter {
 
     private func object(from row: Row, schema: SchemaDefinition) throws -> JSONObject {
         var object = JSONObject(minimumCapacity: row.count)
-        for (column, dbValue) in row {
+        for (column, dbValue) in row where column != Self.totalColumn {
             if let value = try SQLiteValueMapping.jsonValue(dbValue, column: column, schema: schema) {
                 object[column] = value
             }
@@ -112,6 +128,13 @@ struct SQLiteTransaction: StorageWriter {
         let statement = try db.cachedStatement(sql: "DELETE FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) = ?")
         try statement.execute(arguments: [id])
         return db.changesCount > 0
+    }
+
+    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter) throws -> Int {
+        var compiler = SQLiteFilterCompiler()
+        let condition = compiler.compile(filter)
+        try db.execute(sql: "DELETE FROM \(quote(schema.name)) WHERE \(condition)", arguments: StatementArguments(compiler.arguments))
+        return db.changesCount
     }
 
     private func quote(_ identifier: String) -> String {

@@ -1,0 +1,32 @@
+/// A query the server cannot run; every case is a 400 naming the offending parameter or header.
+public enum QueryError: Error, Sendable, Equatable {
+    case unknownOperator(parameter: String)
+    case malformedParameter(parameter: String, reason: String)
+    case valueDoesNotFitType(parameter: String, field: String, type: String)
+    case notQueryable(parameter: String, field: String)
+    case invalidOrderBy(String)
+    case invalidSelect(String)
+    case invalidRange(String)
+    case deleteNeedsQuery
+
+    public var message: String {
+        switch self {
+        case .unknownOperator(let parameter):
+            "Unknown query operator in '\(parameter)': use lt, lte, gt, gte, ne, in, nin, null, empty, near or within"
+        case .malformedParameter(let parameter, let reason):
+            "Malformed query parameter '\(parameter)': \(reason)"
+        case .valueDoesNotFitType(let parameter, let field, let type):
+            "Query parameter '\(parameter)': the value does not fit field \(field), which holds \(type) values"
+        case .notQueryable(let parameter, let field):
+            "Query parameter '\(parameter)': field \(field) cannot be queried"
+        case .invalidOrderBy(let reason):
+            "Invalid X-StackMob-OrderBy: \(reason)"
+        case .invalidSelect(let reason):
+            "Invalid X-StackMob-Select: \(reason)"
+        case .invalidRange(let value):
+            "Invalid Range header '\(value)': use objects=<start>-<end> or objects=<start>-"
+        case .deleteNeedsQuery:
+            "DELETE /<schema> needs a query: to delete every object, delete them by id"
+        }
+    }
+}
