@@ -45,7 +45,7 @@ struct ConfigurationDecoder {
     }
 
     private func environment(defaults: EnvironmentSettings) throws -> EnvironmentSettings {
-        try refuseUnknownKeys(["public_key", "private_key", "schema_inference", "user_schemas"])
+        try refuseUnknownKeys(["public_key", "private_key", "schema_inference", "user_schemas", "indexes"])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
         settings.privateKey = try string("private_key") ?? settings.privateKey
@@ -62,6 +62,16 @@ struct ConfigurationDecoder {
                     loginField: try schema.string("login_field") ?? "username",
                     passwordField: try schema.string("password_field") ?? "password")
             }
+        }
+        if let indexes = try object("indexes") {
+            var parsed: [String: [String]] = [:]
+            for (schema, fields) in indexes {
+                guard let list = fields.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                    throw ConfigurationError(key: keyPath("indexes.\(schema)"), "must be an array of field names")
+                }
+                parsed[schema] = list.compactMap(\.stringValue)
+            }
+            settings.indexes = parsed
         }
         return settings
     }
@@ -126,6 +136,20 @@ struct ConfigurationDecoder {
             throw ConfigurationError(key: keyPath(key), "must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return value
+    }
+
+    private func object(_ key: String) throws -> JSONObject? {
+        switch tree[key] {
+        case nil, .null?: return nil
+        case .object(let object)?: return object
+        case .string(let text)?:
+            // An environment variable holds the object as JSON text.
+            guard let object = (try? JSONParser.parse(text))?.objectValue else {
+                throw ConfigurationError(key: keyPath(key), "must be a JSON object")
+            }
+            return object
+        default: throw ConfigurationError(key: keyPath(key), "must be an object")
+        }
     }
 
     private func array(_ key: String) throws -> [JSONValue]? {

@@ -34,6 +34,14 @@ enum ConfigurationValidator {
         if let key = settings.privateKey, key.count < 16 {
             throw ConfigurationError(key: "\(prefix).private_key", "must be at least 16 characters long")
         }
+        for (schema, fields) in settings.indexes {
+            guard Identifier.isValidSchemaName(schema) else {
+                throw ConfigurationError(key: "\(prefix).indexes.\(schema)", "'\(schema)' is not a valid schema name")
+            }
+            for field in fields where !Identifier.isValidFieldName(field) {
+                throw ConfigurationError(key: "\(prefix).indexes.\(schema)", "'\(field)' is not a valid field name")
+            }
+        }
         var names: Set<String> = []
         for (index, schema) in settings.userSchemas.enumerated() {
             let key = "\(prefix).user_schemas[\(index)]"

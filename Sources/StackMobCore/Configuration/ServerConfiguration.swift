@@ -50,11 +50,18 @@ public struct EnvironmentSettings: Sendable, Equatable {
     /// Whether unknown schemas and fields are created on first write.
     public var schemaInference: Bool
     public var userSchemas: [UserSchema] = [UserSchema()]
+    /// Fields to index, by schema: indexes make filters and sorts on those fields fast, at some
+    /// cost to every write. Created when the field first exists.
+    public var indexes: [String: [String]] = [:]
 
-    public init(publicKey: String? = nil, privateKey: String? = nil, schemaInference: Bool, userSchemas: [UserSchema] = [UserSchema()]) {
+    public init(
+        publicKey: String? = nil, privateKey: String? = nil, schemaInference: Bool, userSchemas: [UserSchema] = [UserSchema()],
+        indexes: [String: [String]] = [:]
+    ) {
         self.publicKey = publicKey
         self.privateKey = privateKey
         self.schemaInference = schemaInference
         self.userSchemas = userSchemas
+        self.indexes = indexes
     }
 }

@@ -31,7 +31,8 @@ public struct Backend: Sendable {
             let settings = configuration.settings(for: kind)
             let path = (directory as NSString).appendingPathComponent("\(kind.rawValue).sqlite")
             let registry = SchemaRegistry()
-            let storage = try SQLiteStorageEngine(path: path, durability: configuration.durability, registry: registry)
+            let storage = try SQLiteStorageEngine(
+                path: path, durability: configuration.durability, registry: registry, indexes: settings.indexes)
             let datastore = try await Datastore.open(
                 storage: storage, registry: registry, inferenceEnabled: settings.schemaInference,
                 userSchemas: settings.userSchemas, clock: clock,

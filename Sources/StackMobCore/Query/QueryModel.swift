@@ -59,6 +59,12 @@ public struct TypedCondition: Sendable, Equatable {
     public var field: String
     public var target: Target
     public var operation: Operation
+
+    public init(field: String, target: Target, operation: Operation) {
+        self.field = field
+        self.target = target
+        self.operation = operation
+    }
 }
 
 public indirect enum TypedFilter: Sendable, Equatable {

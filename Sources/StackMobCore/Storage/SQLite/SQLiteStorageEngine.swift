@@ -15,8 +15,10 @@ public final class SQLiteStorageEngine: StorageEngine {
 
     private let pool: DatabasePool
     private let registry: SchemaRegistry
+    private let indexes: IndexPlan
 
-    public init(path: String, durability: Durability, registry: SchemaRegistry) throws {
+    /// - Parameter indexes: fields to index, by schema (configuration).
+    public init(path: String, durability: Durability, registry: SchemaRegistry, indexes: [String: [String]] = [:]) throws {
         var configuration = GRDB.Configuration()
         // Another process (a backup, the sqlite3 shell) may hold the lock briefly.
         configuration.busyMode = .timeout(5)
@@ -25,18 +27,35 @@ public final class SQLiteStorageEngine: StorageEngine {
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         self.registry = registry
+        self.indexes = IndexPlan(indexes)
         try SQLiteMigrator.migrate(pool, migrations: InternalMigrations.all)
+        try createConfiguredIndexes()
+    }
+
+    /// Indexes configured for fields that already exist; fields that appear later get theirs when
+    /// they are added (`evolveSchema`).
+    private func createConfiguredIndexes() throws {
+        let indexes = self.indexes
+        try pool.write { db in
+            let names = try String.fetchAll(db, sql: "SELECT name FROM _sm_schemas")
+            for name in names {
+                let columns = Set(try db.columns(in: name).map(\.name))
+                for field in indexes.fields(of: name) where columns.contains(field) {
+                    try db.execute(sql: IndexPlan.createStatement(schema: name, field: field))
+                }
+            }
+        }
     }
 
     public func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) throws -> T) async throws -> T {
         try await pool.read { db in
-            try work(SQLiteTransaction(db: db, registry: self.registry))
+            try work(SQLiteTransaction(db: db, registry: self.registry, indexes: self.indexes))
         }
     }
 
     public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) throws -> T) async throws -> T {
         try await pool.write { db in
-            try work(SQLiteTransaction(db: db, registry: self.registry))
+            try work(SQLiteTransaction(db: db, registry: self.registry, indexes: self.indexes))
         }
     }
 
@@ -49,6 +68,13 @@ public final class SQLiteStorageEngine: StorageEngine {
                 else { throw SQLiteStorageError.corruptSchemaDefinition(name) }
                 return definition
             }
+        }
+    }
+
+    /// SQLite's plan for a query (see `SQLiteTransaction.queryPlan`).
+    public func queryPlan(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
+        try await pool.read { db in
+            try SQLiteTransaction(db: db, registry: self.registry, indexes: self.indexes).queryPlan(schema, query: query)
         }
     }
 

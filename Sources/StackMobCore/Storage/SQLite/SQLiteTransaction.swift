@@ -7,6 +7,7 @@ import GRDB
 struct SQLiteTransaction: StorageWriter {
     let db: Database
     let registry: SchemaRegistry
+    let indexes: IndexPlan
 
     // MARK: - Reading
 
@@ -17,6 +18,25 @@ struct SQLiteTransaction: StorageWriter {
     }
 
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> ObjectPage {
+        let (sql, arguments) = selectStatement(schema, query: query)
+        let statement = try db.cachedStatement(sql: sql)
+        var count: Int?
+        let objects = try Row.fetchAll(statement, arguments: arguments).map { row in
+            if query.countsTotal { count = row[Self.totalColumn] }
+            return try object(from: row, schema: schema)
+        }
+        return ObjectPage(objects: objects, total: count)
+    }
+
+    /// SQLite's plan for a query, one line per step: how tests and benchmarks show that a query
+    /// uses an index.
+    func queryPlan(_ schema: SchemaDefinition, query: ObjectQuery) throws -> [String] {
+        let (sql, arguments) = selectStatement(schema, query: query)
+        return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] }
+    }
+
+    /// One statement for the whole read: filter, order, window and (when asked) the total.
+    private func selectStatement(_ schema: SchemaDefinition, query: ObjectQuery) -> (String, StatementArguments) {
         // The window function counts every match before LIMIT applies: page and total in one
         // statement, so they always agree.
         let total = query.countsTotal ? ", COUNT(*) OVER () AS \(quote(Self.totalColumn))" : ""
@@ -35,13 +55,7 @@ struct SQLiteTransaction: StorageWriter {
             sql += " LIMIT -1 OFFSET ?"
             arguments += [query.offset]
         }
-        let statement = try db.cachedStatement(sql: sql)
-        var count: Int?
-        let objects = try Row.fetchAll(statement, arguments: arguments).map { row in
-            if query.countsTotal { count = row[Self.totalColumn] }
-            return try object(from: row, schema: schema)
-        }
-        return ObjectPage(objects: objects, total: count)
+        return (sql, arguments)
     }
 
     private static let totalColumn = "_sm_total"
@@ -76,6 +90,9 @@ struct SQLiteTransaction: StorageWriter {
         } else {
             try createTable(next)
         }
+        for field in indexes.fields(of: next.name) where next.type(of: field) != nil && previous?.type(of: field) == nil {
+            try db.execute(sql: IndexPlan.createStatement(schema: next.name, field: field))
+        }
         try db.execute(
             sql: "INSERT INTO _sm_schemas (name, definition) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET definition = excluded.definition",
             arguments: [next.name, JSONWriter.string(next.registryJSON)])
@@ -96,7 +113,7 @@ struct SQLiteTransaction: StorageWriter {
         try db.execute(sql: "CREATE TABLE \(quote(schema.name)) (\(columns.joined(separator: ", ")))")
         // The default order (newest first) and every time-based sync read use these.
         for field in [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate] {
-            try db.execute(sql: "CREATE INDEX \(quote("_sm_idx_\(schema.name)_\(field)")) ON \(quote(schema.name)) (\(quote(field)))")
+            try db.execute(sql: IndexPlan.createStatement(schema: schema.name, field: field))
         }
     }
 

@@ -1,0 +1,70 @@
+import Foundation
+import StackMobCore
+import Testing
+
+/// Queries must use indexes: checked with SQLite's own query plan.
+@Suite("Indexes and query plans")
+struct IndexTests {
+    private func withEngine<T>(indexes: [String: [String]], in directory: String, _ body: (SQLiteStorageEngine, Datastore) async throws -> T) async throws -> T {
+        let registry = SchemaRegistry()
+        let engine = try SQLiteStorageEngine(path: "\(directory)/test.sqlite", durability: .normal, registry: registry, indexes: indexes)
+        let datastore = try await Datastore.open(
+            storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
+        defer { try? engine.close() }
+        return try await body(engine, datastore)
+    }
+
+    private func temporaryDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private let categoryFilter = TypedFilter.condition(TypedCondition(field: "category", target: .scalar, operation: .equal(7)))
+
+    @Test("a configured index is created with the field and used by a filtered, sorted page")
+    func configuredIndex() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await withEngine(indexes: ["item": ["category"]], in: directory) { engine, datastore in
+            _ = try await datastore.create(["category": 7, "price": 1.5], in: "item", caller: .anonymous)
+            let schema = try #require(datastore.registry.definition(named: "item"))
+            let page = ObjectQuery(filter: categoryFilter, order: [SortKey(field: "price", ascending: true)], limit: 20)
+            let plan = try await engine.queryPlan(schema, query: page).joined(separator: "\n")
+            #expect(plan.contains("USING INDEX _sm_idx_item.category"), "\(plan)")
+            let count = ObjectQuery(filter: categoryFilter, limit: 1, countsTotal: true)
+            let countPlan = try await engine.queryPlan(schema, query: count).joined(separator: "\n")
+            #expect(countPlan.contains("USING INDEX _sm_idx_item.category"), "\(countPlan)")
+        }
+    }
+
+    @Test("without the configuration the same filter scans; configuring it later creates the index at start-up")
+    func indexAddedLater() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let page = ObjectQuery(filter: categoryFilter, limit: 20)
+        try await withEngine(indexes: [:], in: directory) { engine, datastore in
+            _ = try await datastore.create(["category": 7], in: "item", caller: .anonymous)
+            let schema = try #require(datastore.registry.definition(named: "item"))
+            let plan = try await engine.queryPlan(schema, query: page).joined(separator: "\n")
+            #expect(!plan.contains("_sm_idx_item.category"), "\(plan)")
+        }
+        try await withEngine(indexes: ["item": ["category"]], in: directory) { engine, datastore in
+            let schema = try #require(datastore.registry.definition(named: "item"))
+            let plan = try await engine.queryPlan(schema, query: page).joined(separator: "\n")
+            #expect(plan.contains("_sm_idx_item.category"), "\(plan)")
+        }
+    }
+
+    @Test("the default order (newest first) reads the createddate index")
+    func defaultOrder() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await withEngine(indexes: [:], in: directory) { engine, datastore in
+            _ = try await datastore.create(["n": 1], in: "item", caller: .anonymous)
+            let schema = try #require(datastore.registry.definition(named: "item"))
+            let plan = try await engine.queryPlan(schema, query: ObjectQuery(limit: 20)).joined(separator: "\n")
+            #expect(plan.contains("USING INDEX _sm_idx_item.createddate"), "\(plan)")
+        }
+    }
+}
