@@ -25,6 +25,7 @@ public enum DatastoreError: Error, Sendable, Equatable {
     /// A body (or bulk element) that is not a JSON object.
     case notAnObject
     case invalidTimestamp(field: String)
+    case secondGeopoint(field: String, existing: String)
 
     public var message: String {
         switch self {
@@ -58,6 +59,8 @@ public enum DatastoreError: Error, Sendable, Equatable {
             "\(field) must be a non-empty string"
         case .notAnObject:
             "The request body must be a JSON object, or an array of JSON objects"
+        case .secondGeopoint(let field, let existing):
+            "\(field) would be a second geopoint field: a schema has one geopoint field, here \(existing)"
         case .invalidTimestamp(let field):
             "\(field) must be an integer number of milliseconds since the epoch"
         }

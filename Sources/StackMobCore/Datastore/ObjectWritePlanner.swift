@@ -61,6 +61,10 @@ struct ObjectWritePlanner {
                     guard inferenceEnabled else { throw .unknownField(schema: schema.name, field: field) }
                     switch FieldValueRules.infer(value) {
                     case .type(let type):
+                        // One geopoint per schema (§5.8): `near` must know which field to use.
+                        if type == .geopoint, let other = (schema.fields.merging(newFields) { a, _ in a }).first(where: { $0.value == .geopoint })?.key {
+                            throw .secondGeopoint(field: field, existing: other)
+                        }
                         newFields[field] = type
                         values[field] = FieldValueRules.conform(value, to: type)
                     case .noType:

@@ -36,7 +36,14 @@ public enum QueryBinder {
         let scalar: FieldType
         let target: TypedCondition.Target
         switch type {
-        case .password, .geopoint:
+        case .geopoint:
+            switch condition.comparison {
+            case .isNull(let isNull): return TypedCondition(field: field, target: .scalar, operation: .isNull(isNull))
+            case .near(let raws): return TypedCondition(field: field, target: .scalar, operation: try GeoParameters.near(raws, parameter: parameter))
+            case .within(let raws): return TypedCondition(field: field, target: .scalar, operation: try GeoParameters.within(raws, parameter: parameter))
+            default: throw .notQueryable(parameter: parameter, field: field)
+            }
+        case .password:
             if case .isNull(let isNull) = condition.comparison {
                 return TypedCondition(field: field, target: .scalar, operation: .isNull(isNull))
             }
@@ -70,6 +77,8 @@ public enum QueryBinder {
         case .isIn(let raws): operation = .isIn(try values(raws))
         case .notIn(let raws): operation = .notIn(try values(raws))
         case .isNull(let isNull): operation = .isNull(isNull)
+        case .near, .within:
+            throw .malformedParameter(parameter: parameter, reason: "near and within apply to geopoint fields only")
         case .isEmpty(let isEmpty):
             guard scalar == .string else {
                 throw .malformedParameter(parameter: parameter, reason: "[empty] applies to string fields only")
@@ -107,6 +116,8 @@ public enum QueryBinder {
 
     private static func untyped(_ comparison: QueryComparison) -> TypedCondition.Operation {
         switch comparison {
+        // No object has the field, so no geopoint to compare: an empty box matches nothing.
+        case .near, .within: .withinBox(southWest: GeoPoint(lat: 1, lon: 1), northEast: GeoPoint(lat: 0, lon: 0))
         case .equal(let raw): .equal(.string(raw))
         case .notEqual(let raw): .notEqual(.string(raw))
         case .lessThan(let raw): .lessThan(.string(raw))

@@ -30,6 +30,10 @@ public enum QueryComparison: Sendable, Equatable {
     case notIn([String])
     case isNull(Bool)
     case isEmpty(Bool)
+    /// `lat,lon[,maxRadians]`, as sent.
+    case near([String])
+    /// `lat,lon,radians` or `lat1,lon1,lat2,lon2` (south-west, then north-east), as sent.
+    case within([String])
 }
 
 /// A condition whose value is typed by the field's schema type, ready for a storage engine.
@@ -54,6 +58,11 @@ public struct TypedCondition: Sendable, Equatable {
         case notIn([JSONValue])
         case isNull(Bool)
         case isEmpty(Bool)
+        /// Sorted by distance from the point, optionally no farther than `maxDistance` radians.
+        case near(GeoPoint, maxDistance: Double?)
+        case withinRadius(GeoPoint, radius: Double)
+        /// Inclusive box from the south-west to the north-east corner.
+        case withinBox(southWest: GeoPoint, northEast: GeoPoint)
     }
 
     public var field: String
@@ -72,3 +81,38 @@ public indirect enum TypedFilter: Sendable, Equatable {
     case any([TypedFilter])
     case condition(TypedCondition)
 }
+
+public struct GeoPoint: Sendable, Equatable {
+    public var lat: Double
+    public var lon: Double
+
+    public init(lat: Double, lon: Double) {
+        self.lat = lat
+        self.lon = lon
+    }
+
+    /// Great-circle distance in radians (haversine), the unit StackMob clients expect (§5.8).
+    public func distance(to other: GeoPoint) -> Double {
+        let toRadians = Double.pi / 180
+        let lat1 = lat * toRadians, lat2 = other.lat * toRadians
+        let dLat = lat2 - lat1, dLon = (other.lon - lon) * toRadians
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1) * cos(lat2) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * asin(min(1, sqrt(a)))
+    }
+}
+
+extension TypedFilter {
+    /// The first `near` condition: it decides the order and adds `distance` to each result.
+    public var nearCondition: (field: String, origin: GeoPoint)? {
+        switch self {
+        case .all(let filters), .any(let filters):
+            for filter in filters { if let near = filter.nearCondition { return near } }
+            return nil
+        case .condition(let condition):
+            if case .near(let origin, _) = condition.operation { return (condition.field, origin) }
+            return nil
+        }
+    }
+}
+
+import Foundation

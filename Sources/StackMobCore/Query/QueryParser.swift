@@ -86,8 +86,8 @@ public enum QueryParser {
         case "nin": comparison = .notIn(value.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
         case "null": comparison = .isNull(try flag(value, parameter: parameter))
         case "empty": comparison = .isEmpty(try flag(value, parameter: parameter))
-        case "near", "within":
-            throw .malformedParameter(parameter: parameter, reason: "geo queries are not supported yet")
+        case "near": comparison = .near(value.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+        case "within": comparison = .within(value.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
         default:
             throw .unknownOperator(parameter: parameter)
         }

@@ -36,7 +36,7 @@ enum ErrorMapping {
         case .duplicateKey:
             status = .conflict
         case .invalidSchemaName, .invalidFieldName, .reservedSchemaName, .unknownSchema, .unknownField, .primaryKeyChange, .incompatibleType,
-            .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp:
+            .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp, .secondGeopoint:
             status = .badRequest
         }
         return Mapped(status: status, message: error.message, isClientError: true)

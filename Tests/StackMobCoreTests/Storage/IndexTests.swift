@@ -67,4 +67,23 @@ struct IndexTests {
             #expect(plan.contains("USING INDEX _sm_idx_item.createddate"), "\(plan)")
         }
     }
+
+    @Test("geo queries read through the R*Tree and never scan the schema", arguments: [
+        TypedCondition.Operation.withinRadius(GeoPoint(lat: 0, lon: 0), radius: 0.01),
+        .withinBox(southWest: GeoPoint(lat: 0, lon: 0), northEast: GeoPoint(lat: 1, lon: 1)),
+        .near(GeoPoint(lat: 0, lon: 0), maxDistance: 0.01),
+        .near(GeoPoint(lat: 0, lon: 0), maxDistance: nil),
+    ])
+    func geoPlans(operation: TypedCondition.Operation) async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await withEngine(indexes: [:], in: directory) { engine, datastore in
+            _ = try await datastore.create(["loc": ["lat": 0.5, "lon": 0.5]], in: "place", caller: .anonymous)
+            let schema = try #require(datastore.registry.definition(named: "place"))
+            let filter = TypedFilter.condition(TypedCondition(field: "loc", target: .scalar, operation: operation))
+            let lines = try await engine.queryPlan(schema, query: ObjectQuery(filter: filter, limit: 20, countsTotal: true))
+            #expect(lines.contains { $0.contains("_sm_geo_place VIRTUAL TABLE") }, "\(lines)")
+            #expect(!lines.contains { $0.hasPrefix("SCAN place") }, "\(lines)")
+        }
+    }
 }

@@ -24,6 +24,7 @@ public final class SQLiteStorageEngine: StorageEngine {
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())")
+            db.add(function: SQLiteGeoIndex.distanceFunction)
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         self.registry = registry

@@ -21,9 +21,15 @@ struct SQLiteTransaction: StorageWriter {
         let (sql, arguments) = selectStatement(schema, query: query)
         let statement = try db.cachedStatement(sql: sql)
         var count: Int?
+        let near = query.filter?.nearCondition
         let objects = try Row.fetchAll(statement, arguments: arguments).map { row in
             if query.countsTotal { count = row[Self.totalColumn] }
-            return try object(from: row, schema: schema)
+            var object = try object(from: row, schema: schema)
+            if let near, case .object(var point)? = object[near.field], let distance: Double = row[Self.distanceColumn] {
+                point["distance"] = .float(distance)
+                object[near.field] = .object(point)
+            }
+            return object
         }
         return ObjectPage(objects: objects, total: count)
     }
@@ -40,14 +46,26 @@ struct SQLiteTransaction: StorageWriter {
         // The window function counts every match before LIMIT applies: page and total in one
         // statement, so they always agree.
         let total = query.countsTotal ? ", COUNT(*) OVER () AS \(quote(Self.totalColumn))" : ""
-        var sql = "SELECT *\(total) FROM \(quote(schema.name))"
         var arguments: StatementArguments = []
+        // A `near` query is ordered by distance, and each result carries it (§5.8).
+        var distance = ""
+        let near = query.filter?.nearCondition
+        if let near {
+            let column = quote(near.field)
+            distance = ", sm_distance(?, ?, json_extract(\(column), '$.lat'), json_extract(\(column), '$.lon')) AS \(quote(Self.distanceColumn))"
+            arguments += [near.origin.lat, near.origin.lon]
+        }
+        var sql = "SELECT *\(distance)\(total) FROM \(quote(schema.name))"
         if let filter = query.filter {
-            var compiler = SQLiteFilterCompiler()
+            var compiler = SQLiteFilterCompiler(schema: schema.name)
             sql += " WHERE " + compiler.compile(filter)
             arguments += StatementArguments(compiler.arguments)
         }
-        sql += " ORDER BY \(orderClause(query.order, schema: schema))"
+        if near != nil {
+            sql += " ORDER BY \(quote(Self.distanceColumn)) ASC, \(quote(schema.primaryKey)) ASC"
+        } else {
+            sql += " ORDER BY \(orderClause(query.order, schema: schema))"
+        }
         if let limit = query.limit {
             sql += " LIMIT ? OFFSET ?"
             arguments += [limit, query.offset]
@@ -59,6 +77,7 @@ struct SQLiteTransaction: StorageWriter {
     }
 
     private static let totalColumn = "_sm_total"
+    private static let distanceColumn = "_sm_distance"
 
     private func orderClause(_ keys: [SortKey], schema: SchemaDefinition) -> String {
         let effective = keys.isEmpty ? [SortKey(field: SchemaDefinition.createdDate, ascending: false)] : keys
@@ -72,7 +91,7 @@ struct SQLiteTransaction: StorageWriter {
 
     private func object(from row: Row, schema: SchemaDefinition) throws -> JSONObject {
         var object = JSONObject(minimumCapacity: row.count)
-        for (column, dbValue) in row where column != Self.totalColumn {
+        for (column, dbValue) in row where column != Self.totalColumn && column != Self.distanceColumn {
             if let value = try SQLiteValueMapping.jsonValue(dbValue, column: column, schema: schema) {
                 object[column] = value
             }
@@ -89,6 +108,9 @@ struct SQLiteTransaction: StorageWriter {
             }
         } else {
             try createTable(next)
+        }
+        for (field, type) in next.fields where type == .geopoint && previous?.type(of: field) == nil {
+            try SQLiteGeoIndex.create(schema: next.name, field: field, in: db)
         }
         for field in indexes.fields(of: next.name) where next.type(of: field) != nil && previous?.type(of: field) == nil {
             try db.execute(sql: IndexPlan.createStatement(schema: next.name, field: field))
@@ -148,7 +170,7 @@ struct SQLiteTransaction: StorageWriter {
     }
 
     func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter) throws -> Int {
-        var compiler = SQLiteFilterCompiler()
+        var compiler = SQLiteFilterCompiler(schema: schema.name)
         let condition = compiler.compile(filter)
         try db.execute(sql: "DELETE FROM \(quote(schema.name)) WHERE \(condition)", arguments: StatementArguments(compiler.arguments))
         return db.changesCount
