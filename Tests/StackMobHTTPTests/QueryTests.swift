@@ -133,7 +133,10 @@ struct QueryTests {
             #expect(none.status == .ok)
             #expect(none.text == "[]")
             // HEAD answers the status the GET would.
-            #expect(try await client.head("/item?qty[gt]=0", headers: ["Range": "objects=0-0"]).status == .partialContent)
+            let head = try await client.head("/item?qty[gt]=0", headers: ["Range": "objects=0-0"])
+            #expect(head.status == .partialContent)
+            #expect(head.header("Content-Range") == "objects 0-0/4")
+            #expect(head.body.isEmpty)
         }
     }
 
@@ -146,6 +149,10 @@ struct QueryTests {
             _ = try await client.create("user", ["username": "ann", "password": "pw"])
             let users = try await client.get("/user", headers: ["X-StackMob-Select": "password,username"])
             #expect(users.array == [["username": "ann"]])
+            // Single-object reads honour it too.
+            let one = try await client.get("/item/i2", headers: ["X-StackMob-Select": "price"])
+            #expect(one.object == ["item_id": "i2", "price": 0.25])
+            #expect(try await client.get("/item/i2", headers: ["X-StackMob-Select": "nope"]).status == .badRequest)
         }
     }
 

@@ -64,12 +64,20 @@ struct ConfigurationDecoder {
             }
         }
         if let indexes = try object("indexes") {
-            var parsed: [String: [String]] = [:]
-            for (schema, fields) in indexes {
-                guard let list = fields.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
-                    throw ConfigurationError(key: keyPath("indexes.\(schema)"), "must be an array of field names")
+            var parsed: [String: [[String]]] = [:]
+            for (schema, entries) in indexes {
+                // Each entry is a field name, or a list of field names for a composite index.
+                let list = entries.arrayValue ?? []
+                let indexFields: [[String]] = list.compactMap { entry in
+                    if let field = entry.stringValue { return [field] }
+                    let fields = entry.arrayValue?.compactMap(\.stringValue) ?? []
+                    return fields.isEmpty || fields.count != entry.arrayValue?.count ? nil : fields
                 }
-                parsed[schema] = list.compactMap(\.stringValue)
+                guard entries.arrayValue != nil, indexFields.count == list.count else {
+                    throw ConfigurationError(
+                        key: keyPath("indexes.\(schema)"), "must be an array of field names, or of lists of field names for composite indexes")
+                }
+                parsed[schema] = indexFields
             }
             settings.indexes = parsed
         }

@@ -38,7 +38,7 @@ enum ConfigurationValidator {
             guard Identifier.isValidSchemaName(schema) else {
                 throw ConfigurationError(key: "\(prefix).indexes.\(schema)", "'\(schema)' is not a valid schema name")
             }
-            for field in fields where !Identifier.isValidFieldName(field) {
+            for field in fields.joined() where !Identifier.isValidFieldName(field) {
                 throw ConfigurationError(key: "\(prefix).indexes.\(schema)", "'\(field)' is not a valid field name")
             }
         }

@@ -50,13 +50,13 @@ public struct EnvironmentSettings: Sendable, Equatable {
     /// Whether unknown schemas and fields are created on first write.
     public var schemaInference: Bool
     public var userSchemas: [UserSchema] = [UserSchema()]
-    /// Fields to index, by schema: indexes make filters and sorts on those fields fast, at some
-    /// cost to every write. Created when the field first exists.
-    public var indexes: [String: [String]] = [:]
+    /// Indexes by schema, each one field or several (composite): indexes make filters and sorts
+    /// fast, at some cost to every write. Created when their fields first exist.
+    public var indexes: [String: [[String]]] = [:]
 
     public init(
         publicKey: String? = nil, privateKey: String? = nil, schemaInference: Bool, userSchemas: [UserSchema] = [UserSchema()],
-        indexes: [String: [String]] = [:]
+        indexes: [String: [[String]]] = [:]
     ) {
         self.publicKey = publicKey
         self.privateKey = privateKey

@@ -18,11 +18,7 @@ extension Datastore {
             default: break
             }
         }
-        if let select = request.select {
-            for field in select where QueryBinder.queryType(of: field, in: schema) == nil {
-                throw QueryError.invalidSelect("schema \(schema.name) has no field \(field)")
-            }
-        }
+        try validateSelect(request.select, schema: schema)
         let objectQuery = ObjectQuery(
             filter: filter, order: request.order, offset: request.range?.start ?? 0, limit: request.range?.limit,
             countsTotal: request.range != nil)
@@ -43,8 +39,14 @@ extension Datastore {
         return try await storage.write { try $0.deleteObjects(schema, matching: typed) }
     }
 
+    func validateSelect(_ fields: [String]?, schema: SchemaDefinition) throws(QueryError) {
+        for field in fields ?? [] where QueryBinder.queryType(of: field, in: schema) == nil {
+            throw QueryError.invalidSelect("schema \(schema.name) has no field \(field)")
+        }
+    }
+
     /// `X-StackMob-Select`: the selected fields, and always the primary key (Core Data needs it).
-    private func selecting(_ fields: [String]?, from object: JSONObject, schema: SchemaDefinition) -> JSONObject {
+    func selecting(_ fields: [String]?, from object: JSONObject, schema: SchemaDefinition) -> JSONObject {
         guard let fields else { return object }
         var selected = JSONObject(minimumCapacity: fields.count + 1)
         selected[schema.primaryKey] = object[schema.primaryKey]

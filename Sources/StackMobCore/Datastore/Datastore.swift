@@ -61,11 +61,12 @@ public struct Datastore: Sendable {
     // MARK: - Reads
 
     /// `GET /<schema>/<id>`.
-    public func read(id: String, in schemaName: String) async throws -> JSONObject {
+    public func read(id: String, in schemaName: String, select: [String]? = nil) async throws -> JSONObject {
         guard let schema = try existingSchema(schemaName) else { throw DatastoreError.objectNotFound }
+        try validateSelect(select, schema: schema)
         let object = try await storage.read { try $0.fetchObject(schema, id: id) }
         guard let object else { throw DatastoreError.objectNotFound }
-        return present(object, schema: schema)
+        return present(selecting(select, from: object, schema: schema), schema: schema)
     }
 
     /// `DELETE /<schema>/<id>`.

@@ -36,7 +36,9 @@ struct DatastoreController {
     /// `HEAD /<schema>?…`: the status the GET would answer, without a body.
     @Sendable func headQuery(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let response = try await query(request, context: context)
-        return JSONResponse.empty(response.status)
+        var head = JSONResponse.empty(response.status)
+        head.headers[.contentRange] = response.headers[.contentRange]
+        return head
     }
 
     /// `DELETE /<schema>?…` (§4.8): 200 `{}`.
@@ -79,7 +81,9 @@ struct DatastoreController {
     // MARK: - One object
 
     @Sendable func read(_ request: Request, context: StackMobRequestContext) async throws -> Response {
-        let object = try await context.requireEnvironment().datastore.read(id: try id(context), in: try schema(context))
+        // X-StackMob-Select applies to single-object reads too (§5.4).
+        let select = try request.headers[.stackMobSelect].map { header throws(QueryError) in try QueryRequest.parseSelect(header) }
+        let object = try await context.requireEnvironment().datastore.read(id: try id(context), in: try schema(context), select: select)
         return JSONResponse.make(.object(object))
     }
 

@@ -48,7 +48,7 @@ struct ConfigurationLoaderTests {
                 "STACKMOB_ENVIRONMENTS__DEVELOPMENT__SCHEMA_INFERENCE": "false",
                 "STACKMOB_ENVIRONMENTS__PRODUCTION__PUBLIC_KEY": "b1b1b1b1-0000-4000-8000-000000000001",
                 "STACKMOB_ENVIRONMENTS__PRODUCTION__USER_SCHEMAS": #"[{"name": "member", "login_field": "email"}]"#,
-                "STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES": #"{"item": ["category", "price"]}"#,
+                "STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES": #"{"item": ["category", ["category", "price"]]}"#,
                 "UNRELATED": "ignored",
             ])
         #expect(configuration.appName == "demo")
@@ -59,7 +59,7 @@ struct ConfigurationLoaderTests {
         #expect(configuration.production.schemaInference)
         #expect(configuration.production.publicKey == "b1b1b1b1-0000-4000-8000-000000000001")
         #expect(configuration.production.userSchemas == [UserSchema(name: "member", loginField: "email", passwordField: "password")])
-        #expect(configuration.development.indexes == ["item": ["category", "price"]])
+        #expect(configuration.development.indexes == ["item": [["category"], ["category", "price"]]])
     }
 
     @Test("invalid configuration names the key", arguments: [
@@ -80,6 +80,8 @@ struct ConfigurationLoaderTests {
          "environments.development.user_schemas[0].password_field"),
         (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__USER_SCHEMAS": "not json"], "environments.development.user_schemas"),
         (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES": #"{"item": "category"}"#], "environments.development.indexes.item"),
+        (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES": #"{"item": [["a", 1]]}"#], "environments.development.indexes.item"),
+        (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES": #"{"item": [[]]}"#], "environments.development.indexes.item"),
         (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES": #"{"Item": ["category"]}"#], "environments.development.indexes.Item"),
         (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES": "[]"], "environments.development.indexes"),
         ([

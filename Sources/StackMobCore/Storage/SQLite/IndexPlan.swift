@@ -1,23 +1,27 @@
-/// The indexes the configuration asks for (`environments.<env>.indexes`), by schema.
+/// The indexes the configuration asks for (`environments.<env>.indexes`), by schema: each index
+/// is one field, or several for a composite index (`["category", "price"]` serves a filter on
+/// `category` sorted by `price`).
 ///
 /// Primary keys, `createddate` and `lastmoddate` are always indexed. Other fields are indexed
 /// only when configured: we do not add indexes automatically for fields that queries use,
 /// because every index slows every write and grows the file, and which queries matter is the
 /// app's knowledge, not the server's; a slow query is fixed by one configuration line.
 struct IndexPlan: Sendable {
-    private let fieldsBySchema: [String: [String]]
+    private let indexesBySchema: [String: [[String]]]
 
-    init(_ fieldsBySchema: [String: [String]]) {
-        self.fieldsBySchema = fieldsBySchema
+    init(_ indexesBySchema: [String: [[String]]]) {
+        self.indexesBySchema = indexesBySchema
     }
 
-    func fields(of schema: String) -> [String] {
-        fieldsBySchema[schema] ?? []
+    func indexes(of schema: String) -> [[String]] {
+        indexesBySchema[schema] ?? []
     }
 
     /// Index names carry the reserved `_sm_` prefix, so they never collide with a schema's table,
-    /// and a dot, which no schema or field name contains, so two indexes never share a name.
-    static func createStatement(schema: String, field: String) -> String {
-        "CREATE INDEX IF NOT EXISTS \"_sm_idx_\(schema).\(field)\" ON \"\(schema)\" (\"\(field)\")"
+    /// and dots, which no schema or field name contains, so two indexes never share a name.
+    static func createStatement(schema: String, fields: [String]) -> String {
+        let name = "_sm_idx_\(schema).\(fields.joined(separator: "."))"
+        let columns = fields.map { "\"\($0)\"" }.joined(separator: ", ")
+        return "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \"\(schema)\" (\(columns))"
     }
 }

@@ -18,7 +18,7 @@ public final class SQLiteStorageEngine: StorageEngine {
     private let indexes: IndexPlan
 
     /// - Parameter indexes: fields to index, by schema (configuration).
-    public init(path: String, durability: Durability, registry: SchemaRegistry, indexes: [String: [String]] = [:]) throws {
+    public init(path: String, durability: Durability, registry: SchemaRegistry, indexes: [String: [[String]]] = [:]) throws {
         var configuration = GRDB.Configuration()
         // Another process (a backup, the sqlite3 shell) may hold the lock briefly.
         configuration.busyMode = .timeout(5)
@@ -41,8 +41,8 @@ public final class SQLiteStorageEngine: StorageEngine {
             let names = try String.fetchAll(db, sql: "SELECT name FROM _sm_schemas")
             for name in names {
                 let columns = Set(try db.columns(in: name).map(\.name))
-                for field in indexes.fields(of: name) where columns.contains(field) {
-                    try db.execute(sql: IndexPlan.createStatement(schema: name, field: field))
+                for fields in indexes.indexes(of: name) where fields.allSatisfy(columns.contains) {
+                    try db.execute(sql: IndexPlan.createStatement(schema: name, fields: fields))
                 }
             }
         }

@@ -43,9 +43,6 @@ struct SQLiteTransaction: StorageWriter {
 
     /// One statement for the whole read: filter, order, window and (when asked) the total.
     private func selectStatement(_ schema: SchemaDefinition, query: ObjectQuery) -> (String, StatementArguments) {
-        // The window function counts every match before LIMIT applies: page and total in one
-        // statement, so they always agree.
-        let total = query.countsTotal ? ", COUNT(*) OVER () AS \(quote(Self.totalColumn))" : ""
         var arguments: StatementArguments = []
         // A `near` query is ordered by distance, and each result carries it (§5.8).
         var distance = ""
@@ -55,12 +52,23 @@ struct SQLiteTransaction: StorageWriter {
             distance = ", sm_distance(?, ?, json_extract(\(column), '$.lat'), json_extract(\(column), '$.lon')) AS \(quote(Self.distanceColumn))"
             arguments += [near.origin.lat, near.origin.lon]
         }
-        var sql = "SELECT *\(distance)\(total) FROM \(quote(schema.name))"
+        var condition = ""
+        var conditionArguments = StatementArguments()
         if let filter = query.filter {
             var compiler = SQLiteFilterCompiler(schema: schema.name)
-            sql += " WHERE " + compiler.compile(filter)
-            arguments += StatementArguments(compiler.arguments)
+            condition = " WHERE " + compiler.compile(filter)
+            conditionArguments = StatementArguments(compiler.arguments)
         }
+        // The total comes from an uncorrelated subquery, which SQLite evaluates once and can
+        // answer from an index alone: page and total in one statement and one snapshot, so they
+        // always agree.
+        var total = ""
+        if query.countsTotal {
+            total = ", (SELECT COUNT(*) FROM \(quote(schema.name))\(condition)) AS \(quote(Self.totalColumn))"
+            arguments += conditionArguments
+        }
+        var sql = "SELECT *\(distance)\(total) FROM \(quote(schema.name))\(condition)"
+        arguments += conditionArguments
         if near != nil {
             sql += " ORDER BY \(quote(Self.distanceColumn)) ASC, \(quote(schema.primaryKey)) ASC"
         } else {
@@ -112,8 +120,13 @@ struct SQLiteTransaction: StorageWriter {
         for (field, type) in next.fields where type == .geopoint && previous?.type(of: field) == nil {
             try SQLiteGeoIndex.create(schema: next.name, field: field, in: db)
         }
-        for field in indexes.fields(of: next.name) where next.type(of: field) != nil && previous?.type(of: field) == nil {
-            try db.execute(sql: IndexPlan.createStatement(schema: next.name, field: field))
+        // An index is created by the write that brings its last missing field.
+        for fields in indexes.indexes(of: next.name) {
+            let complete = fields.allSatisfy { next.type(of: $0) != nil || next.isSystemField($0) }
+            let wasComplete = previous.map { previous in fields.allSatisfy { previous.type(of: $0) != nil || previous.isSystemField($0) } } ?? false
+            if complete && !wasComplete {
+                try db.execute(sql: IndexPlan.createStatement(schema: next.name, fields: fields))
+            }
         }
         try db.execute(
             sql: "INSERT INTO _sm_schemas (name, definition) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET definition = excluded.definition",
@@ -135,7 +148,7 @@ struct SQLiteTransaction: StorageWriter {
         try db.execute(sql: "CREATE TABLE \(quote(schema.name)) (\(columns.joined(separator: ", ")))")
         // The default order (newest first) and every time-based sync read use these.
         for field in [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate] {
-            try db.execute(sql: IndexPlan.createStatement(schema: schema.name, field: field))
+            try db.execute(sql: IndexPlan.createStatement(schema: schema.name, fields: [field]))
         }
     }
 
