@@ -456,6 +456,19 @@ EOF
     run_wrk update "PUT /bench/<id>"
 }
 
+# write_category_lua NAME RANGE: GET /catalog?category=<random 0..99> sorted by price, with RANGE.
+write_category_lua() {
+    write_lua "$1" << EOF
+wrk.headers["X-StackMob-OrderBy"] = "price:asc"
+wrk.headers["Range"] = "$2"
+local requests_by_category = {}
+function prepare()
+  for c = 0, 99 do requests_by_category[c] = wrk.format("GET", "/catalog?category=" .. c) end
+end
+function request() return requests_by_category[math.random(0, 99)] end
+EOF
+}
+
 # (e) GET /catalog?category=<random 0..99>, ordered by price, first 20: a page of one category
 # (1,000 objects each) through the category index. 206 + Content-Range objects 0-19/1000.
 scenario_page() {
@@ -465,34 +478,17 @@ scenario_page() {
         || die "scenario page: objects of another category: $(head -c 300 "$WORK/api.out")"
     grep -o '"price":[0-9.eE+-]*' "$WORK/api.out" | cut -d: -f2 | sort -c -g \
         || die "scenario page: not sorted by price: $(head -c 300 "$WORK/api.out")"
-    write_lua page << 'EOF'
-wrk.headers["X-StackMob-OrderBy"] = "price:asc"
-wrk.headers["Range"] = "objects=0-19"
-local requests_by_category = {}
-function prepare()
-  for c = 0, 99 do requests_by_category[c] = wrk.format("GET", "/catalog?category=" .. c) end
-end
-function request() return requests_by_category[math.random(0, 99)] end
-EOF
+    write_category_lua page "objects=0-19"
     run_wrk page "GET /catalog?category=<c> OrderBy price:asc, Range 0-19"
 }
 
-# (f) the count the SDKs make: the same filter with Range objects=0-0 → 206 and the total in
-# Content-Range (objects 0-0/1000).
-# The same filter and order as `page`, as an SDK's count of that query sends them. (With the
-# default order, newest first, the count would also want an index on (category, createddate).)
+# (f) the count the SDKs make of that query: the same filter and order with Range objects=0-0
+# → 206 and the total in Content-Range (objects 0-0/1000). (With the default order, newest
+# first, a filtered count would also want an index on (category, createddate).)
 scenario_count() {
     check_once -H 'Range: objects=0-0' -H 'X-StackMob-OrderBy: price:asc' GET '/catalog?category=7' || return 0
     expect_page count 206 1 "objects 0-0/$((CATALOG_OBJECTS / 100))"
-    write_lua count << 'EOF'
-wrk.headers["Range"] = "objects=0-0"
-wrk.headers["X-StackMob-OrderBy"] = "price:asc"
-local requests_by_category = {}
-function prepare()
-  for c = 0, 99 do requests_by_category[c] = wrk.format("GET", "/catalog?category=" .. c) end
-end
-function request() return requests_by_category[math.random(0, 99)] end
-EOF
+    write_category_lua count "objects=0-0"
     run_wrk count "GET /catalog?category=<c> OrderBy price:asc, Range 0-0"
 }
 
