@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads `near` and `within` values (PROTOCOL §5.8, D35): latitude first, degrees, distances in
 /// radians; numbers as the SDKs print them (`%f`, `Double.toString`, scientific notation).
 enum GeoParameters {
@@ -53,5 +55,3 @@ enum GeoParameters {
         return value
     }
 }
-
-import Foundation

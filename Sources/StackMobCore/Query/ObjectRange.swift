@@ -1,3 +1,5 @@
+import Foundation
+
 /// `Range: objects=<start>-<end>` or `objects=<start>-` (PROTOCOL §5.6, D29): zero-based,
 /// inclusive, honoured literally.
 public struct ObjectRange: Sendable, Equatable {
@@ -22,5 +24,3 @@ public struct ObjectRange: Sendable, Equatable {
 
     public var limit: Int? { end.map { $0 - start + 1 } }
 }
-
-import Foundation

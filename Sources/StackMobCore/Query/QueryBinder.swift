@@ -1,3 +1,5 @@
+import Foundation
+
 /// Types a parsed filter against a schema (PROTOCOL §5.2): numbers for number fields (scientific
 /// notation included), `true/false/1/0` for booleans, strings as sent; array fields match on any
 /// element. A value that cannot be read as its field's type is a 400 naming the parameter.
@@ -131,5 +133,3 @@ public enum QueryBinder {
         }
     }
 }
-
-import Foundation

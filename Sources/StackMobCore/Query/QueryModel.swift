@@ -1,3 +1,5 @@
+import Foundation
+
 /// The StackMob query language (PROTOCOL §5.1–5.2) as parsed from a query string, before the
 /// values are typed against a schema.
 public indirect enum QueryFilter: Sendable, Equatable {
@@ -114,5 +116,3 @@ extension TypedFilter {
         }
     }
 }
-
-import Foundation

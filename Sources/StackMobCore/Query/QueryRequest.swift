@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything a query read carries: the filter from the query string, and the `X-StackMob-OrderBy`,
 /// `X-StackMob-Select` and `Range` headers (PROTOCOL §5.3–5.6).
 public struct QueryRequest: Sendable, Equatable {
@@ -45,5 +47,3 @@ public struct QueryRequest: Sendable, Equatable {
         return fields
     }
 }
-
-import Foundation

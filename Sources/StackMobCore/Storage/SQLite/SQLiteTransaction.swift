@@ -18,10 +18,10 @@ struct SQLiteTransaction: StorageWriter {
     }
 
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> ObjectPage {
-        let (sql, arguments) = selectStatement(schema, query: query)
+        let near = query.filter?.nearCondition
+        let (sql, arguments) = selectStatement(schema, query: query, near: near)
         let statement = try db.cachedStatement(sql: sql)
         var count: Int?
-        let near = query.filter?.nearCondition
         let objects = try Row.fetchAll(statement, arguments: arguments).map { row in
             if query.countsTotal { count = row[Self.totalColumn] }
             var object = try object(from: row, schema: schema)
@@ -37,16 +37,17 @@ struct SQLiteTransaction: StorageWriter {
     /// SQLite's plan for a query, one line per step: how tests and benchmarks show that a query
     /// uses an index.
     func queryPlan(_ schema: SchemaDefinition, query: ObjectQuery) throws -> [String] {
-        let (sql, arguments) = selectStatement(schema, query: query)
+        let (sql, arguments) = selectStatement(schema, query: query, near: query.filter?.nearCondition)
         return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] }
     }
 
     /// One statement for the whole read: filter, order, window and (when asked) the total.
-    private func selectStatement(_ schema: SchemaDefinition, query: ObjectQuery) -> (String, StatementArguments) {
+    private func selectStatement(
+        _ schema: SchemaDefinition, query: ObjectQuery, near: (field: String, origin: GeoPoint)?
+    ) -> (String, StatementArguments) {
         var arguments: StatementArguments = []
         // A `near` query is ordered by distance, and each result carries it (§5.8).
         var distance = ""
-        let near = query.filter?.nearCondition
         if let near {
             let column = quote(near.field)
             distance = ", sm_distance(?, ?, json_extract(\(column), '$.lat'), json_extract(\(column), '$.lon')) AS \(quote(Self.distanceColumn))"
