@@ -3,19 +3,9 @@
 /// The HTTP layer extracts the credential headers; the decision lives here, free of HTTP types.
 /// OAuth 2.0 MAC (logged-in users) and OAuth 1.0 (private key) verification slot in here.
 public struct RequestAuthenticator: Sendable {
-    public struct Credentials: Sendable {
-        public var apiKey: String?
-        public var authorization: String?
-
-        public init(apiKey: String?, authorization: String?) {
-            self.apiKey = apiKey
-            self.authorization = authorization
-        }
-    }
-
     public init() {}
 
-    public func authenticate(_ credentials: Credentials, in environment: AppEnvironment) throws(AuthenticationError) -> Caller {
+    public func authenticate(_ credentials: RequestCredentials, in environment: AppEnvironment) throws(AuthenticationError) -> Caller {
         if let authorization = credentials.authorization {
             if authorization.hasPrefix("OAuth ") { throw .unsupportedSignature }
             // No access tokens are issued yet, so every MAC-signed request names an unknown token.

@@ -6,6 +6,9 @@ public struct Backend: Sendable {
     public let configuration: ServerConfiguration
     public let development: AppEnvironment
     public let production: AppEnvironment
+    /// The outgoing mail transport given at start-up (SMTP when configured); nil = each
+    /// environment's outbox.
+    public let mailer: (any Mailer)?
 
     public func environment(_ kind: EnvironmentKind) -> AppEnvironment {
         switch kind {
@@ -17,7 +20,8 @@ public struct Backend: Sendable {
     /// Creates the data directory if needed, resolves the keys, opens one SQLite database per
     /// environment (applying migrations) and loads the schema registries.
     public static func open(
-        _ configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), logger: Logger
+        _ configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), mailer: (any Mailer)? = nil,
+        logger: Logger
     ) async throws -> Backend {
         let directory = configuration.dataDirectory
         do {
@@ -50,6 +54,8 @@ public struct Backend: Sendable {
                 "Generated API keys",
                 metadata: ["sm.environment": "\(kind.rawValue)", "sm.keys_file": "\(KeyStore(dataDirectory: directory).path)"])
         }
-        return Backend(configuration: configuration, development: environments[.development]!, production: environments[.production]!)
+        return Backend(
+            configuration: configuration, development: environments[.development]!, production: environments[.production]!,
+            mailer: mailer)
     }
 }

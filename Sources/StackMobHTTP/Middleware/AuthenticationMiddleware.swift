@@ -14,8 +14,11 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         let version = APIVersion.parse(accept: request.headers[.accept])
         let environment = backend.environment(EnvironmentKind(apiVersion: version))
-        let credentials = RequestAuthenticator.Credentials(
-            apiKey: request.headers[.stackMobAPIKey], authorization: request.headers[.authorization])
+        let credentials = RequestCredentials(
+            apiKey: request.headers[.stackMobAPIKey], authorization: request.headers[.authorization],
+            method: request.method.rawValue, target: request.uri.string, host: request.head.authority,
+            forwardedProto: request.headers[.xForwardedProto], forwardedPort: request.headers[.xForwardedPort],
+            cookie: request.headers[.cookie])
         var context = context
         context.caller = try authenticator.authenticate(credentials, in: environment)
         context.environment = environment

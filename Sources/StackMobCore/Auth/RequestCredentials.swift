@@ -1,0 +1,47 @@
+/// What authentication needs to know of a request, free of HTTP types (PROTOCOL §1.2, §3).
+///
+/// Signatures cover more than the credential headers: OAuth 2.0 MAC signs the method, the
+/// request-uri, host and port (§3.2); OAuth 1.0 signs the method, the base URL and the query
+/// parameters (§3.3). The HTTP layer copies those facts here, as received, so that verification
+/// can try every form an SDK may have signed.
+public struct RequestCredentials: Sendable {
+    /// `X-StackMob-API-Key`.
+    public var apiKey: String?
+    /// `Authorization`, as received (`MAC id=…` or `OAuth …`).
+    public var authorization: String?
+    /// The effective verb, after `X-HTTP-Method-Override` (§2.9), upper-case.
+    public var method: String
+    /// The request-target exactly as received: the raw path, plus `?` and the raw query if any.
+    public var target: String
+    /// The `Host` header as received, possibly with `:port`.
+    public var host: String?
+    /// `X-Forwarded-Proto` and `X-Forwarded-Port`, set by a TLS-terminating proxy.
+    public var forwardedProto: String?
+    public var forwardedPort: String?
+    /// `Cookie`, for the legacy OAuth 1.0 cookie session (§8.9).
+    public var cookie: String?
+
+    public init(
+        apiKey: String? = nil, authorization: String? = nil, method: String = "GET", target: String = "/",
+        host: String? = nil, forwardedProto: String? = nil, forwardedPort: String? = nil, cookie: String? = nil
+    ) {
+        self.apiKey = apiKey
+        self.authorization = authorization
+        self.method = method
+        self.target = target
+        self.host = host
+        self.forwardedProto = forwardedProto
+        self.forwardedPort = forwardedPort
+        self.cookie = cookie
+    }
+
+    /// The raw path, without the query.
+    public var path: Substring {
+        target.firstIndex(of: "?").map { target[..<$0] } ?? target[...]
+    }
+
+    /// The raw query (without `?`), nil when the target has none.
+    public var rawQuery: Substring? {
+        target.firstIndex(of: "?").map { target[target.index(after: $0)...] }
+    }
+}
