@@ -50,7 +50,9 @@ struct FieldSelection: Sendable, Equatable {
             guard case .relation(let target, _) = type else {
                 throw .invalidSelect("'\(path)' is not a relationship, so '\(path).…' selects nothing")
             }
-            guard depth > 0 else { throw .invalidSelect("'\(path).…' selects into a relation that is not expanded") }
+            guard depth > 0 else {
+                throw .invalidSelect("'\(path).…' selects into a relation that is not expanded (ask for it with X-StackMob-Expand or _expand)")
+            }
             // A target schema with no objects yet: nothing to check the fields against.
             guard let targetSchema = registry.definition(named: target) else { continue }
             try validate(children, schema: targetSchema, depth: depth - 1, registry: registry, prefix: path + ".")
