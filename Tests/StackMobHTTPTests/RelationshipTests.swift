@@ -322,4 +322,25 @@ struct RelationshipTests {
             #expect(expanded?.first?.objectValue?["tag_id"] == "a")
         }
     }
+
+    @Test("a bulk POST with X-StackMob-Relations upserts each element's graph on its own; a failing one leaves nothing")
+    func bulkWithRelations() async throws {
+        try await TestServer.run { client in
+            let body: JSONValue = [
+                ["post_id": "p1", "category": ["category_id": "c1", "name": "one"]],
+                ["post_id": "p2", "category": ["category_id": "c2", "name": "two"], "title": 5],
+                ["post_id": "p3", "category": ["category_id": "c3", "name": 3]],
+                "not an object",
+            ]
+            let response = try await client.post("/post", body, headers: ["X-StackMob-Relations": "category=category"])
+            #expect(response.status == .ok)
+            #expect(response.object?["succeeded"] == ["p1", "p2"])
+            let failed = try #require(response.object?["failed"]?.arrayValue)
+            #expect(failed.count == 2)
+            #expect(failed.first == "p3")
+            #expect(try await client.get("/category/c3").status == .notFound)
+            #expect(try await client.get("/post/p3").status == .notFound)
+            #expect(try await client.get("/post/p1?_expand=1").object?["category"]?.objectValue?["name"] == "one")
+        }
+    }
 }

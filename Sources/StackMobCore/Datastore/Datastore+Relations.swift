@@ -16,6 +16,30 @@ extension Datastore {
         return WriteResult(object: present(result.object, schema: schema), created: result.created)
     }
 
+    /// `POST /<schema>` with an array and `X-StackMob-Relations`: each element is a nested upsert
+    /// in a transaction of its own, so a failing element leaves nothing behind and does not stop
+    /// the others; it is listed in `failed` (§4.3, D4).
+    public func upsertGraphs(_ elements: [JSONValue], in schemaName: String, relations: RelationMap, caller: Caller) async throws -> BulkResult {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        _ = try existingSchema(name)
+        var succeeded: [String] = []
+        var failed: [String] = []
+        for element in elements {
+            let primaryKey = primaryKeyName(for: name)
+            guard let object = element.objectValue else {
+                failed.append(ObjectID.generate())
+                continue
+            }
+            do {
+                let result = try await upsertGraph(object, in: name, relations: relations, caller: caller)
+                succeeded.append(result.object[primaryKey]?.stringValue ?? "")
+            } catch let error where error is DatastoreError || error is RelationError {
+                failed.append(object[primaryKey]?.stringValue ?? ObjectID.generate())
+            }
+        }
+        return BulkResult(succeeded: succeeded, failed: failed)
+    }
+
     /// An object as a write returned it, with its relations expanded `depth` levels (D36).
     public func expanded(_ object: JSONObject, in schemaName: String, depth: Int) async throws -> JSONObject {
         let name = try Identifier.schemaName(fromRequest: schemaName)

@@ -76,7 +76,12 @@ struct DatastoreController {
             let stored = try await datastore.expanded(result.object, in: schema, depth: expand)
             return JSONResponse.make(.object(stored), status: result.created ? .created : .ok)
         case .array(let elements):
-            let result = try await datastore.createMany(elements, in: schema, caller: context.caller)
+            let result: Datastore.BulkResult
+            if let header = request.headers[.stackMobRelations] {
+                result = try await datastore.upsertGraphs(elements, in: schema, relations: try RelationMap.parse(header), caller: context.caller)
+            } else {
+                result = try await datastore.createMany(elements, in: schema, caller: context.caller)
+            }
             return JSONResponse.make([
                 "succeeded": .array(result.succeeded.map(JSONValue.string)),
                 "failed": .array(result.failed.map(JSONValue.string)),
