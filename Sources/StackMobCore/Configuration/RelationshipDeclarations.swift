@@ -7,7 +7,9 @@ public enum RelationshipDeclarations {
         var declared: [String: [String: FieldType]] = [:]
         for (schema, value) in tree {
             let schemaKey = "\(key).\(schema)"
-            guard Identifier.isValidSchemaName(schema) else { throw ConfigurationError(key: schemaKey, "'\(schema)' is not a valid schema name") }
+            guard Identifier.isValidSchemaName(schema), !Identifier.reservedSchemaNames.contains(schema) else {
+                throw ConfigurationError(key: schemaKey, "'\(schema)' is not a valid schema name")
+            }
             guard let fields = value.objectValue else {
                 throw ConfigurationError(key: schemaKey, "must be an object of field: \"schema\" (one-to-one) or field: [\"schema\"] (one-to-many)")
             }
@@ -17,9 +19,9 @@ public enum RelationshipDeclarations {
                 else { throw ConfigurationError(key: fieldKey, "'\(field)' is not a field that can hold a relationship") }
                 let type: FieldType
                 switch target {
-                case .string(let name) where Identifier.isValidSchemaName(name):
+                case .string(let name) where isTarget(name):
                     type = .relation(target: name, toMany: false)
-                case .array(let elements) where elements.count == 1 && elements[0].stringValue.map(Identifier.isValidSchemaName) == true:
+                case .array(let elements) where elements.count == 1 && elements[0].stringValue.map(isTarget) == true:
                     type = .relation(target: elements[0].stringValue!, toMany: true)
                 default:
                     throw ConfigurationError(key: fieldKey, "must be a schema name (one-to-one) or a list holding one schema name (one-to-many)")
@@ -28,5 +30,9 @@ public enum RelationshipDeclarations {
             }
         }
         return declared
+    }
+
+    private static func isTarget(_ name: String) -> Bool {
+        Identifier.isValidSchemaName(name) && !Identifier.reservedSchemaNames.contains(name)
     }
 }

@@ -95,6 +95,7 @@ struct ConfigurationLoaderTests {
         (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__RELATIONSHIPS": #"{"todo": {"todo_id": "x"}}"#],
          "environments.development.relationships.todo.todo_id"),
         (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__RELATIONSHIPS": #"{"todo": "category"}"#], "environments.development.relationships.todo"),
+        (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__RELATIONSHIPS": #"{"todo": {"list": ["listapi"]}}"#], "environments.development.relationships.todo.list"),
         ([
             "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PUBLIC_KEY": "b1b1b1b1-0000-4000-8000-000000000001",
             "STACKMOB_ENVIRONMENTS__PRODUCTION__PUBLIC_KEY": "b1b1b1b1-0000-4000-8000-000000000001",

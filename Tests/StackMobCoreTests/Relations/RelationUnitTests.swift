@@ -14,7 +14,7 @@ struct RelationUnitTests {
     }
 
     @Test("malformed or too deep relation headers are refused", arguments: [
-        "author", "author=", "=user", "a.b.c.d=x", "a=x&a=y", "Bad Name=x", "a..b=x",
+        "author", "author=", "=user", "a.b.c.d=x", "a=x&a=y", "Bad Name=x", "a..b=x", "a=listapi",
     ])
     func relationMapErrors(header: String) {
         #expect(throws: RelationError.self) { try RelationMap.parse(header) }
