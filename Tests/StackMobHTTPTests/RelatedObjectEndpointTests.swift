@@ -97,7 +97,7 @@ struct RelatedObjectEndpointTests {
         }
     }
 
-    @Test("100 parallel likes[inc] end at exactly 100; 100 parallel appends leave exactly those values")
+    @Test("100 parallel likes[inc] end at exactly 100; 100 parallel appends (PUT and POST) leave exactly those values")
     func concurrentCountersAndAppends() async throws {
         try await TestServer.run { client in
             _ = try await client.create("photo", ["photo_id": "p", "likes": 0, "tags": []])
@@ -109,6 +109,8 @@ struct RelatedObjectEndpointTests {
                             let client = StackMobClient(connection: connection, port: port, publicKey: TestServer.developmentPublicKey)
                             let inc = try await client.put("/photo/p", ["likes[inc]": 1])
                             let append = try await client.put("/photo/p/tags", [.string("v\(index)")])
+                            let related = try await client.post("/photo/p/comments", [["comments_id": .string("c\(index)")]])
+                            guard related.object?["succeeded"] == [.string("c\(index)")] else { return -1 }
                             return Int(inc.status.code) * 1000 + Int(append.status.code)
                         }
                     }
@@ -123,6 +125,9 @@ struct RelatedObjectEndpointTests {
             let tags = tagValues.compactMap(\.stringValue)
             #expect(tags.count == 100)
             #expect(Set(tags) == Set((0..<100).map { "v\($0)" }))
+            let comments = try #require(photo["comments"]?.arrayValue)
+            #expect(Set(comments.compactMap(\.stringValue)) == Set((0..<100).map { "c\($0)" }))
+            #expect(comments.count == 100)
         }
     }
 }
