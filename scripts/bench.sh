@@ -6,6 +6,33 @@
 # Builds the release binary (scratch path .build-release, so it never touches a debug .build),
 # starts it on a temporary data directory with indexes on catalog.category and catalog.price,
 # seeds 10,000 objects into schema `bench` and 100,000 into schema `catalog` (timed), prints
+# Relationships (PROTOCOL §6): persons p01…p50; tags t01…t50, tag tNN owned by person pNN; articles
+# a001…a200, each with 5 tags and an author, through POSTs with X-StackMob-Relations.
+seed_articles() {
+    log "seeding 50 persons, 50 tags and 200 articles with relationships"
+    local i k body status
+    body="["
+    for ((i = 1; i <= 50; i++)); do
+        [ "$i" -eq 1 ] || body+=","
+        body+="$(printf '{"person_id":"p%02d","name":"person %d"}' "$i" "$i")"
+    done
+    status="$(api POST /person "$body]")"
+    [ "$status" = 200 ] || die "bulk POST /person answered $status: $(head -c 500 "$WORK/api.out")"
+    for ((i = 1; i <= 50; i++)); do
+        status="$(api -H 'X-StackMob-Relations: owner=person' POST /tag "$(printf '{"tag_id":"t%02d","label":"tag %d","owner":"p%02d"}' "$i" "$i" "$i")")"
+        [ "$status" = 201 ] || die "POST /tag answered $status: $(head -c 500 "$WORK/api.out")"
+    done
+    for ((i = 1; i <= 200; i++)); do
+        body="$(printf '{"article_id":"a%03d","title":"article %d","author":"p%02d","tags":[' "$i" "$i" $(((i % 50) + 1)))"
+        for ((k = 0; k < 5; k++)); do
+            [ "$k" -eq 0 ] || body+=","
+            body+="$(printf '"t%02d"' $((((i + k * 7) % 50) + 1)))"
+        done
+        status="$(api -H 'X-StackMob-Relations: author=person&tags=tag' POST /article "$body]}")"
+        [ "$status" = 201 ] || die "POST /article answered $status: $(head -c 500 "$WORK/api.out")"
+    done
+}
+
 # SQLite's plans for the catalog queries, runs one wrk scenario per function below, then prints
 # a table:
 #   scenario | request | requests/s | p99 (ms) | ratio to the HEAD / ceiling
@@ -23,7 +50,8 @@
 #                      the count probe expects a multiple of 100 so every category is the same size)
 #   BENCH_SCENARIOS    space-separated subset of the scenarios to run (default: all, in the order
 #                      of SCENARIOS below); `bench` is seeded only for get_one/update, `catalog`
-#                      only for page/count/near/within
+#                      only for page/count/near/within, `article` (200 articles, each with 5
+#                      tags, each tag with an owner) only for expand
 #   BENCH_INDEXES      JSON passed as STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES (default
 #                      {"catalog":[["category","price"]]}, a composite index); empty = no configured indexes, and then
 #                      a query plan without an index is only a warning
@@ -54,7 +82,7 @@ SCRATCH=.build-release
 PRODUCT=stackmob-server
 ACCEPT='application/vnd.stackmob+json; version=0'
 
-SCENARIOS=(head get_one create update page count near within)
+SCENARIOS=(head get_one create update page count near within expand upsert)
 
 log() { printf '[bench] %s\n' "$*" >&2; }
 die() {
@@ -251,6 +279,33 @@ seed_catalog() {
     total="$(response_header Content-Range)"
     [ "$status" = 206 ] && [ "$total" = "objects 0-0/$CATALOG_OBJECTS" ] \
         || die "after seeding, a count of catalog answered $status with Content-Range '$total', expected 206 and 'objects 0-0/$CATALOG_OBJECTS'"
+}
+
+# Relationships (PROTOCOL §6): persons p01…p50; tags t01…t50, tag tNN owned by person pNN; articles
+# a001…a200, each with 5 tags and an author, through POSTs with X-StackMob-Relations.
+seed_articles() {
+    log "seeding 50 persons, 50 tags and 200 articles with relationships"
+    local i k body status
+    body="["
+    for ((i = 1; i <= 50; i++)); do
+        [ "$i" -eq 1 ] || body+=","
+        body+="$(printf '{"person_id":"p%02d","name":"person %d"}' "$i" "$i")"
+    done
+    status="$(api POST /person "$body]")"
+    [ "$status" = 200 ] || die "bulk POST /person answered $status: $(head -c 500 "$WORK/api.out")"
+    for ((i = 1; i <= 50; i++)); do
+        status="$(api -H 'X-StackMob-Relations: owner=person' POST /tag "$(printf '{"tag_id":"t%02d","label":"tag %d","owner":"p%02d"}' "$i" "$i" "$i")")"
+        [ "$status" = 201 ] || die "POST /tag answered $status: $(head -c 500 "$WORK/api.out")"
+    done
+    for ((i = 1; i <= 200; i++)); do
+        body="$(printf '{"article_id":"a%03d","title":"article %d","author":"p%02d","tags":[' "$i" "$i" $(((i % 50) + 1)))"
+        for ((k = 0; k < 5; k++)); do
+            [ "$k" -eq 0 ] || body+=","
+            body+="$(printf '"t%02d"' $((((i + k * 7) % 50) + 1)))"
+        done
+        status="$(api -H 'X-StackMob-Relations: author=person&tags=tag' POST /article "$body]}")"
+        [ "$status" = 201 ] || die "POST /article answered $status: $(head -c 500 "$WORK/api.out")"
+    done
 }
 
 # SQLite's plans for the catalog queries, from the sqlite3 command line on the server's database
@@ -535,6 +590,37 @@ EOF
     run_wrk within "GET /catalog?loc[within]=<2x2 box>, Range 0-19"
 }
 
+# (i) relationships: a page of 20 articles expanded two levels deep (author; tags, each with its
+# owner): three statements (the page, then one per level per target schema), whatever the page.
+scenario_expand() {
+    check_once -H 'X-StackMob-Expand: 2' -H 'Range: objects=0-19' GET /article || return 0
+    [ "$(grep -o '"article_id":' "$WORK/api.out" | wc -l)" -eq 20 ] && grep -q '"owner":{' "$WORK/api.out" \
+        || die "scenario expand: expected 20 articles with tag owners expanded: $(head -c 300 "$WORK/api.out")"
+    write_lua expand << 'EOF'
+wrk.method = "GET"
+wrk.path = "/article"
+wrk.headers["X-StackMob-Expand"] = "2"
+wrk.headers["Range"] = "objects=0-19"
+EOF
+    run_wrk expand "GET /article Expand 2, Range 0-19"
+}
+
+# (j) nested upsert: POST /post with X-StackMob-Relations creating a post and its nested author
+# (both with generated ids) in one transaction.
+scenario_upsert() {
+    check_once -H 'X-StackMob-Relations: author=person' POST /post '{"title":"x","author":{"name":"n"}}' || return 0
+    [ "$CHECK_STATUS" = 201 ] && grep -q '"author":"[0-9a-f]\{32\}"' "$WORK/api.out" \
+        || die "scenario upsert: expected 201 with the author's id: $(head -c 300 "$WORK/api.out")"
+    write_lua upsert << 'EOF'
+wrk.method = "POST"
+wrk.path = "/post"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["X-StackMob-Relations"] = "author=person"
+wrk.body = '{"title":"x","author":{"name":"n"}}'
+EOF
+    run_wrk upsert "POST /post Relations author=person (nested)"
+}
+
 # ---------------------------------------------------------------------------------------------
 
 print_table() {
@@ -560,6 +646,7 @@ print_table() {
     local seeded=()
     [ "$SEED_BENCH" = 0 ] || seeded+=("$OBJECTS in bench")
     [ "$SEED_CATALOG" = 0 ] || seeded+=("$CATALOG_OBJECTS in catalog (seeded in $CATALOG_SEED_SECONDS s)")
+    [ "$SEED_ARTICLES" = 0 ] || seeded+=("200 articles with 5 tags each and 50 tag owners")
     printf '\n(wrk -t%s -c%s -d%ss, %s cores, storage.synchronous=%s; seeded: %s; indexes: %s)\n' \
         "$THREADS" "$CONNECTIONS" "$DURATION" "$(nproc 2> /dev/null || echo '?')" "${BENCH_SYNCHRONOUS:-default}" \
         "$(IFS=,; printf '%s' "${seeded[*]:-none}" | sed 's/,/, /g')" "${INDEXES:-none configured}"
@@ -569,6 +656,7 @@ print_table() {
 # to seed.
 SEED_BENCH=0
 SEED_CATALOG=0
+SEED_ARTICLES=0
 select_scenarios() {
     local name known scenario
     RUN=()
@@ -580,6 +668,7 @@ select_scenarios() {
         case "$name" in
             get_one | update) SEED_BENCH=1 ;;
             page | count | near | within) SEED_CATALOG=1 ;;
+            expand) SEED_ARTICLES=1 ;;
         esac
     done
     [ "${#RUN[@]}" -gt 0 ] || die "BENCH_SCENARIOS names no scenario (known: ${SCENARIOS[*]})"
@@ -598,6 +687,7 @@ main() {
     start_server
     read_public_key
     [ "$SEED_BENCH" = 0 ] || seed
+    [ "$SEED_ARTICLES" = 0 ] || seed_articles
     if [ "$SEED_CATALOG" = 1 ]; then
         seed_catalog
         print_query_plans

@@ -45,7 +45,7 @@ struct ConfigurationDecoder {
     }
 
     private func environment(defaults: EnvironmentSettings) throws -> EnvironmentSettings {
-        try refuseUnknownKeys(["public_key", "private_key", "schema_inference", "user_schemas", "indexes"])
+        try refuseUnknownKeys(["public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships"])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
         settings.privateKey = try string("private_key") ?? settings.privateKey
@@ -80,6 +80,9 @@ struct ConfigurationDecoder {
                 parsed[schema] = indexFields
             }
             settings.indexes = parsed
+        }
+        if let relationships = try object("relationships") {
+            settings.relationships = try RelationshipDeclarations.parse(relationships, key: keyPath("relationships"))
         }
         return settings
     }

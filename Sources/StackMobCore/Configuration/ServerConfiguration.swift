@@ -53,6 +53,8 @@ public struct EnvironmentSettings: Sendable, Equatable {
     /// Indexes by schema, each one field or several (composite): indexes make filters and sorts
     /// fast, at some cost to every write. Created when their fields first exist.
     public var indexes: [String: [[String]]] = [:]
+    /// Declared relationship fields by schema and field (`RelationshipDeclarations`).
+    public var relationships: [String: [String: FieldType]] = [:]
 
     public init(
         publicKey: String? = nil, privateKey: String? = nil, schemaInference: Bool, userSchemas: [UserSchema] = [UserSchema()],

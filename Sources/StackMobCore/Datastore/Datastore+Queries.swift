@@ -14,15 +14,21 @@ extension Datastore {
         for key in request.order {
             switch QueryBinder.queryType(of: key.field, in: schema) {
             case nil: throw QueryError.invalidOrderBy("schema \(schema.name) has no field \(key.field)")
-            case .password?, .geopoint?, .array?: throw QueryError.invalidOrderBy("field \(key.field) cannot be sorted on")
+            case .password?, .geopoint?, .array?, .relation(_, toMany: true)?: throw QueryError.invalidOrderBy("field \(key.field) cannot be sorted on")
             default: break
             }
         }
-        try validateSelect(request.select, schema: schema)
+        try validateSelect(request.select, schema: schema, expand: request.expand)
         let objectQuery = ObjectQuery(
             filter: filter, order: request.order, offset: request.range?.start ?? 0, limit: request.range?.limit,
             countsTotal: request.range != nil)
-        let page = try await storage.read { try $0.fetchObjects(schema, query: objectQuery) }
+        let loader = relationLoader()
+        let expand = request.expand
+        // The page and its related objects are read in one snapshot.
+        let page = try await storage.read { reader in
+            let page = try reader.fetchObjects(schema, query: objectQuery)
+            return ObjectPage(objects: try loader.expand(page.objects, schema: schema, depth: expand, reader: reader), total: page.total)
+        }
         let objects = page.objects.map { object in
             present(selecting(request.select, from: object, schema: schema), schema: schema)
         }
@@ -39,20 +45,15 @@ extension Datastore {
         return try await storage.write { try $0.deleteObjects(schema, matching: typed) }
     }
 
-    func validateSelect(_ fields: [String]?, schema: SchemaDefinition) throws(QueryError) {
-        for field in fields ?? [] where QueryBinder.queryType(of: field, in: schema) == nil {
-            throw QueryError.invalidSelect("schema \(schema.name) has no field \(field)")
-        }
+    func validateSelect(_ fields: [String]?, schema: SchemaDefinition, expand: Int) throws(QueryError) {
+        guard let fields else { return }
+        try FieldSelection(fields).validate(schema: schema, depth: expand, registry: registry)
     }
 
-    /// `X-StackMob-Select`: the selected fields, and always the primary key (Core Data needs it).
+    /// `X-StackMob-Select`: the selected fields and paths into expanded relations, and always the
+    /// primary key (Core Data needs it).
     func selecting(_ fields: [String]?, from object: JSONObject, schema: SchemaDefinition) -> JSONObject {
         guard let fields else { return object }
-        var selected = JSONObject(minimumCapacity: fields.count + 1)
-        selected[schema.primaryKey] = object[schema.primaryKey]
-        for field in fields {
-            selected[field] = object[field]
-        }
-        return selected
+        return FieldSelection(fields).apply(to: object, schema: schema, registry: registry)
     }
 }

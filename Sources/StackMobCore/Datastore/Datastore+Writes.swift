@@ -89,13 +89,14 @@ extension Datastore {
 
     /// Inserts one new object, evolving `schema` (carried across the elements of a bulk create)
     /// with any fields it introduces. Returns the object as stored.
-    private func insert(
+    func insert(
         _ body: JSONObject, id: String, schema: inout SchemaDefinition?, name: String, caller: Caller, now: Int64,
-        writer: any StorageWriter
+        writer: any StorageWriter, relations: [String: String] = [:]
     ) throws -> JSONObject {
         guard inferenceEnabled || schema != nil else { throw DatastoreError.unknownSchema(name) }
         let current = schema ?? SchemaDefinition(name: name, primaryKey: primaryKeyName(for: name))
-        let plan = try ObjectWritePlanner(inferenceEnabled: inferenceEnabled, caller: caller).plan(body, schema: current, mode: .create)
+        let planner = ObjectWritePlanner(inferenceEnabled: inferenceEnabled, caller: caller, relations: relations)
+        let plan = try planner.plan(body, schema: current, mode: .create)
         var object = plan.values.filter { !$0.value.isNull }
         object[current.primaryKey] = .string(id)
         object[SchemaDefinition.createdDate] = object[SchemaDefinition.createdDate] ?? .integer(now)
@@ -116,11 +117,12 @@ extension Datastore {
     }
 
     /// Merges `body` into `existing`; returns the merged object and the schema as it now stands.
-    private func applyUpdate(
+    func applyUpdate(
         _ body: JSONObject, to existing: JSONObject, id: String, schema: SchemaDefinition, caller: Caller, now: Int64,
-        writer: any StorageWriter
+        writer: any StorageWriter, relations: [String: String] = [:]
     ) throws -> (JSONObject, SchemaDefinition) {
-        let plan = try ObjectWritePlanner(inferenceEnabled: inferenceEnabled, caller: caller).plan(body, schema: schema, mode: .update)
+        let planner = ObjectWritePlanner(inferenceEnabled: inferenceEnabled, caller: caller, relations: relations)
+        let plan = try planner.plan(body, schema: schema, mode: .update, existing: existing)
         var changes = plan.values
         if changes[SchemaDefinition.lastModifiedDate] == nil {
             // lastmoddate strictly increases on every write, even within one millisecond (§4.1).
@@ -146,7 +148,7 @@ extension Datastore {
 
     /// The primary key a create body carries, or a generated one. User schemas require it: it is
     /// the login name.
-    private func primaryKeyValue(in body: JSONObject, schema name: String) throws(DatastoreError) -> String {
+    func primaryKeyValue(in body: JSONObject, schema name: String) throws(DatastoreError) -> String {
         let field = primaryKeyName(for: name)
         switch body[field] {
         case .string(let id) where !id.isEmpty:
@@ -161,7 +163,7 @@ extension Datastore {
 
     /// Replaces a plaintext password with its hash. Done before the write transaction: hashing is
     /// deliberately slow and must not hold the database's single writer.
-    private func hashingPasswords(in body: JSONObject, schema name: String) -> JSONObject {
+    func hashingPasswords(in body: JSONObject, schema name: String) -> JSONObject {
         guard let userSchema = userSchemas[name], case .string(let password)? = body[userSchema.passwordField] else { return body }
         var hashed = body
         hashed[userSchema.passwordField] = .string(passwordHasher.hash(password))

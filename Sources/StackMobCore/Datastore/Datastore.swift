@@ -16,6 +16,7 @@ public struct Datastore: Sendable {
         registry: SchemaRegistry,
         inferenceEnabled: Bool,
         userSchemas: [UserSchema],
+        relationships: [String: [String: FieldType]] = [:],
         clock: any ServerClock = SystemClock(),
         passwordHasher: PasswordHasher = PasswordHasher()
     ) async throws -> Datastore {
@@ -25,6 +26,7 @@ public struct Datastore: Sendable {
         for userSchema in userSchemas {
             try await ensureUserSchema(userSchema, storage: storage, registry: registry)
         }
+        try await ensureRelationships(relationships, userSchemas: userSchemas, storage: storage, registry: registry)
         return Datastore(
             registry: registry,
             inferenceEnabled: inferenceEnabled,
@@ -61,10 +63,13 @@ public struct Datastore: Sendable {
     // MARK: - Reads
 
     /// `GET /<schema>/<id>`.
-    public func read(id: String, in schemaName: String, select: [String]? = nil) async throws -> JSONObject {
+    public func read(id: String, in schemaName: String, select: [String]? = nil, expand: Int = 0) async throws -> JSONObject {
         guard let schema = try existingSchema(schemaName) else { throw DatastoreError.objectNotFound }
-        try validateSelect(select, schema: schema)
-        let object = try await storage.read { try $0.fetchObject(schema, id: id) }
+        try validateSelect(select, schema: schema, expand: expand)
+        let loader = relationLoader()
+        let object = try await storage.read { reader in
+            try reader.fetchObject(schema, id: id).map { try loader.expand([$0], schema: schema, depth: expand, reader: reader)[0] }
+        }
         guard let object else { throw DatastoreError.objectNotFound }
         return present(selecting(select, from: object, schema: schema), schema: schema)
     }
@@ -99,10 +104,12 @@ public struct Datastore: Sendable {
 /// A stored state that contradicts the configuration; stops start-up.
 public enum DatastoreSetupError: Error, CustomStringConvertible {
     case userSchemaConflict(schema: String, reason: String)
+    case relationshipConflict(schema: String, reason: String)
 
     public var description: String {
         switch self {
         case .userSchemaConflict(let schema, let reason): "user schema '\(schema)' cannot be used: \(reason)"
+        case .relationshipConflict(let schema, let reason): "schema '\(schema)' cannot be used: \(reason)"
         }
     }
 }

@@ -24,9 +24,14 @@ struct ObjectWritePlanner {
 
     let inferenceEnabled: Bool
     let caller: Caller
+    /// Fields the request maps to a related schema (`X-StackMob-Relations`): a new such field is a
+    /// relationship rather than a string or an array (PROTOCOL §4.10).
+    var relations: [String: String] = [:]
 
-    /// Plans every field of `body` except the primary key, which the caller handles.
-    func plan(_ body: JSONObject, schema: SchemaDefinition, mode: Mode) throws(DatastoreError) -> Plan {
+    /// Plans every field of `body` except the primary key, which the caller handles. `existing` is
+    /// the stored object on update: `field[inc]` counts from its value (§6.7).
+    func plan(_ body: JSONObject, schema: SchemaDefinition, mode: Mode, existing: JSONObject? = nil) throws(DatastoreError) -> Plan {
+        let body = try resolvingCounters(in: body, existing: existing, mode: mode)
         var definition = schema
         var newFields: [String: FieldType] = [:]
         var values = JSONObject(minimumCapacity: body.count)
@@ -59,6 +64,13 @@ struct ObjectWritePlanner {
                 } else {
                     if value.isNull { continue }
                     guard inferenceEnabled else { throw .unknownField(schema: schema.name, field: field) }
+                    if let target = relations[field] {
+                        let type = FieldType.relation(target: target, toMany: value.arrayValue != nil)
+                        guard let conformed = FieldValueRules.conform(value, to: type) else { throw mode.typeError(field) }
+                        newFields[field] = type
+                        values[field] = conformed
+                        continue
+                    }
                     switch FieldValueRules.infer(value) {
                     case .type(let type):
                         // One geopoint per schema (§5.8): `near` must know which field to use.

@@ -39,7 +39,7 @@ public struct Backend: Sendable {
                 path: path, durability: configuration.durability, registry: registry, indexes: settings.indexes)
             let datastore = try await Datastore.open(
                 storage: storage, registry: registry, inferenceEnabled: settings.schemaInference,
-                userSchemas: settings.userSchemas, clock: clock,
+                userSchemas: settings.userSchemas, relationships: settings.relationships, clock: clock,
                 passwordHasher: PasswordHasher(rounds: configuration.passwordRounds))
             environments[kind] = AppEnvironment(kind: kind, keys: keys[kind]!, settings: settings, datastore: datastore)
             logger.info(

@@ -53,6 +53,10 @@ public enum QueryBinder {
         case .array(let element):
             scalar = element.scalarType
             target = .arrayElements
+        case .relation(_, let toMany):
+            // Relation values are ids; one-to-many is stored like an array of strings.
+            scalar = .string
+            target = toMany ? .arrayElements : .scalar
         default:
             scalar = type
             target = .scalar
@@ -106,6 +110,8 @@ public enum QueryBinder {
             case "false", "0": return .bool(false)
             default: return nil
             }
+        case .relation:
+            return .string(raw)
         case .array, .geopoint:
             return nil
         }

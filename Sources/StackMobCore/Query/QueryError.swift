@@ -7,6 +7,7 @@ public enum QueryError: Error, Sendable, Equatable {
     case invalidOrderBy(String)
     case invalidSelect(String)
     case invalidRange(String)
+    case invalidExpand(String)
     case deleteNeedsQuery
 
     public var message: String {
@@ -25,6 +26,8 @@ public enum QueryError: Error, Sendable, Equatable {
             "Invalid X-StackMob-Select: \(reason)"
         case .invalidRange(let value):
             "Invalid Range header '\(value)': use objects=<start>-<end> or objects=<start>-"
+        case .invalidExpand(let value):
+            "Invalid expansion depth '\(value)': X-StackMob-Expand and _expand take an integer from 0 to 3"
         case .deleteNeedsQuery:
             "DELETE /<schema> needs a query: to delete every object, delete them by id"
         }

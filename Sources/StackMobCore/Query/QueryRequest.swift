@@ -8,12 +8,23 @@ public struct QueryRequest: Sendable, Equatable {
     /// Field names; nil returns every field.
     public var select: [String]?
     public var range: ObjectRange?
+    /// `X-StackMob-Expand` or `_expand`: how many levels of relations to expand (§5.5).
+    public var expand: Int
 
-    public init(filter: QueryFilter? = nil, order: [SortKey] = [], select: [String]? = nil, range: ObjectRange? = nil) {
+    public init(filter: QueryFilter? = nil, order: [SortKey] = [], select: [String]? = nil, range: ObjectRange? = nil, expand: Int = 0) {
         self.filter = filter
         self.order = order
         self.select = select
         self.range = range
+        self.expand = expand
+    }
+
+    /// An expansion depth, `0` to `3` (§5.5; the Java SDK's maximum is 3).
+    public static func parseExpand(_ value: String) throws(QueryError) -> Int {
+        guard let depth = Int(value.trimmingCharacters(in: .whitespaces)), (0...3).contains(depth) else {
+            throw .invalidExpand(value)
+        }
+        return depth
     }
 
     /// `field1:asc,field2:desc`; a key without direction is ascending.
@@ -33,15 +44,20 @@ public struct QueryRequest: Sendable, Equatable {
         return keys
     }
 
-    /// `f1,f2`; dotted paths select into expanded relations, which come with expansion.
+    /// `f1,f2,rel.f3,rel.*`: dotted paths select into expanded relations; whether the relation is
+    /// expanded is checked against the schema (`FieldSelection.validate`).
     public static func parseSelect(_ header: String) throws(QueryError) -> [String] {
         var fields: [String] = []
         for part in header.split(separator: ",") {
             let field = part.trimmingCharacters(in: .whitespaces)
-            if field.contains(".") {
-                throw .invalidSelect("'\(field)' selects into a relation that is not expanded")
+            let components = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            for (index, component) in components.enumerated() {
+                // `*` only as the last step of a path into a relation: `rel.*`.
+                let isWildcard = component == "*" && index > 0 && index == components.count - 1
+                guard isWildcard || Identifier.isValidFieldName(component) else {
+                    throw .invalidSelect("'\(field)' is not a field name or a path such as rel.field or rel.*")
+                }
             }
-            guard Identifier.isValidFieldName(field) else { throw .invalidSelect("'\(field)' is not a field name") }
             fields.append(field)
         }
         return fields

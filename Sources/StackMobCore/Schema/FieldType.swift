@@ -9,6 +9,9 @@ public enum FieldType: Sendable, Hashable {
     case geopoint
     /// A user schema's password: stored as a salted slow hash, never returned.
     case password
+    /// A relationship to objects of `target` (PROTOCOL §6.1): one-to-one holds one primary key,
+    /// one-to-many an array of primary keys (stored like an array of strings).
+    case relation(target: String, toMany: Bool)
 
     public enum ArrayElementType: String, Sendable, Hashable {
         case string, integer, float, boolean
@@ -26,6 +29,7 @@ extension FieldType {
         case .array(let element): "array[\(element.rawValue)]"
         case .geopoint: "geopoint"
         case .password: "password"
+        case .relation(let target, let toMany): "\(toMany ? Self.oneToManyPrefix : Self.oneToOnePrefix)\(target)"
         }
     }
 
@@ -37,11 +41,35 @@ extension FieldType {
         case "boolean": self = .boolean
         case "geopoint": self = .geopoint
         case "password": self = .password
+        case _ where name.hasPrefix(Self.oneToOnePrefix):
+            guard let target = Self.relationTarget(name, prefix: Self.oneToOnePrefix) else { return nil }
+            self = .relation(target: target, toMany: false)
+        case _ where name.hasPrefix(Self.oneToManyPrefix):
+            guard let target = Self.relationTarget(name, prefix: Self.oneToManyPrefix) else { return nil }
+            self = .relation(target: target, toMany: true)
         default:
             guard name.hasPrefix("array["), name.hasSuffix("]"),
                 let element = ArrayElementType(rawValue: String(name.dropFirst(6).dropLast()))
             else { return nil }
             self = .array(element)
         }
+    }
+}
+
+extension FieldType {
+    // Registry names of relationships: `one_to_one:<schema>`, `one_to_many:<schema>`. Names written
+    // before relationships existed never carry these prefixes, so old registries read unchanged.
+    static let oneToOnePrefix = "one_to_one:"
+    static let oneToManyPrefix = "one_to_many:"
+
+    private static func relationTarget(_ name: String, prefix: String) -> String? {
+        let target = String(name.dropFirst(prefix.count))
+        return Identifier.isValidSchemaName(target) ? target : nil
+    }
+
+    /// The target schema of a relationship field.
+    public var relationTarget: String? {
+        if case .relation(let target, _) = self { return target }
+        return nil
     }
 }

@@ -39,6 +39,17 @@ public enum FieldValueRules {
                 (-90...90).contains(lat), (-180...180).contains(lon)
             else { return nil }
             return .object(["lat": .float(lat), "lon": .float(lon)])
+        case (.relation(_, toMany: false), .string(let id)) where !id.isEmpty:
+            return value
+        case (.relation(_, toMany: true), .array(let elements)):
+            // Relations hold each id once, in first-seen order (PROTOCOL §6.3).
+            var seen = Set<String>()
+            var ids: [JSONValue] = []
+            for element in elements {
+                guard case .string(let id) = element, !id.isEmpty else { return nil }
+                if seen.insert(id).inserted { ids.append(element) }
+            }
+            return .array(ids)
         case (.array(let element), .array(let elements)):
             var conformed: [JSONValue] = []
             conformed.reserveCapacity(elements.count)

@@ -16,6 +16,9 @@ public protocol StorageReader {
     func fetchObject(_ schema: SchemaDefinition, id: String) throws -> JSONObject?
     /// The matching objects in the query's order and window, compiled into one SQL statement.
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> ObjectPage
+    /// The stored objects among `ids`, in no particular order, in ONE statement whatever the
+    /// number of ids (how expansion loads a level, PROTOCOL §5.5).
+    func fetchObjects(_ schema: SchemaDefinition, ids: [String]) throws -> [JSONObject]
 }
 
 public protocol StorageWriter: StorageReader {

@@ -30,6 +30,7 @@ public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock()
 
     ServerController().addRoutes(to: router)
     DatastoreController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: router)
+    RelationsController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: router)
     return router
 }
 

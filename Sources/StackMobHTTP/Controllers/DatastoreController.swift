@@ -53,7 +53,8 @@ struct DatastoreController {
             filter: try QueryParser.parse(QueryString.parameters(request.uri.query)),
             order: try request.headers[.stackMobOrderBy].map { header throws(QueryError) in try QueryRequest.parseOrderBy(header) } ?? [],
             select: try request.headers[.stackMobSelect].map { header throws(QueryError) in try QueryRequest.parseSelect(header) },
-            range: try request.headers[.range].map { header throws(QueryError) in try ObjectRange.parse(header) })
+            range: try request.headers[.range].map { header throws(QueryError) in try ObjectRange.parse(header) },
+            expand: try ExpandDepth.of(request))
     }
 
     /// One object → 201 with the stored object; an array → 200 `{"succeeded", "failed"}` (§4.3).
@@ -63,12 +64,24 @@ struct DatastoreController {
         let body = try await RequestBodyReader.json(request, limit: maxBodyBytes)
         switch body {
         case .object(let object):
-            // X-StackMob-Relations, even empty, makes POST an upsert (D2).
-            let upsert = request.headers[.stackMobRelations] != nil
-            let result = try await datastore.create(object, in: schema, caller: context.caller, upsert: upsert)
-            return JSONResponse.make(.object(result.object), status: result.created ? .created : .ok)
+            let expand = try ExpandDepth.of(request)
+            // X-StackMob-Relations, even empty, makes POST an upsert of the whole graph (D2, §6.5).
+            let result: Datastore.WriteResult
+            if let header = request.headers[.stackMobRelations] {
+                result = try await datastore.upsertGraph(object, in: schema, relations: try RelationMap.parse(header), caller: context.caller)
+            } else {
+                result = try await datastore.create(object, in: schema, caller: context.caller)
+            }
+            // Relations are ids unless expansion was asked for (D3, D36).
+            let stored = try await datastore.expanded(result.object, in: schema, depth: expand)
+            return JSONResponse.make(.object(stored), status: result.created ? .created : .ok)
         case .array(let elements):
-            let result = try await datastore.createMany(elements, in: schema, caller: context.caller)
+            let result: Datastore.BulkResult
+            if let header = request.headers[.stackMobRelations] {
+                result = try await datastore.upsertGraphs(elements, in: schema, relations: try RelationMap.parse(header), caller: context.caller)
+            } else {
+                result = try await datastore.createMany(elements, in: schema, caller: context.caller)
+            }
             return JSONResponse.make([
                 "succeeded": .array(result.succeeded.map(JSONValue.string)),
                 "failed": .array(result.failed.map(JSONValue.string)),
@@ -83,7 +96,8 @@ struct DatastoreController {
     @Sendable func read(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         // X-StackMob-Select applies to single-object reads too (§5.4).
         let select = try request.headers[.stackMobSelect].map { header throws(QueryError) in try QueryRequest.parseSelect(header) }
-        let object = try await context.requireEnvironment().datastore.read(id: try id(context), in: try schema(context), select: select)
+        let object = try await context.requireEnvironment().datastore.read(
+            id: try id(context), in: try schema(context), select: select, expand: try ExpandDepth.of(request))
         return JSONResponse.make(.object(object))
     }
 
@@ -95,8 +109,9 @@ struct DatastoreController {
     @Sendable func update(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let datastore = try context.requireEnvironment().datastore
         let body = try await RequestBodyReader.object(request, limit: maxBodyBytes)
-        let object = try await datastore.update(id: try id(context), in: try schema(context), changes: body, caller: context.caller)
-        return JSONResponse.make(.object(object))
+        let schemaName = try schema(context)
+        let object = try await datastore.update(id: try id(context), in: schemaName, changes: body, caller: context.caller)
+        return JSONResponse.make(.object(try await datastore.expanded(object, in: schemaName, depth: try ExpandDepth.of(request))))
     }
 
     /// 200 `{}`, or the legacy text the Java-family SDKs expect (D1).

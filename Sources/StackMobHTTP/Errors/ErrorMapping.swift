@@ -18,6 +18,7 @@ enum ErrorMapping {
         switch error {
         case let error as DatastoreError: return map(error)
         case let error as QueryError: return Mapped(status: .badRequest, message: error.message, isClientError: true)
+        case let error as RelationError: return Mapped(status: .badRequest, message: error.message, isClientError: true)
         case let error as AuthenticationError: return Mapped(status: .unauthorized, message: error.message, isClientError: true)
         case let error as RequestError: return map(error)
         case is NIOTooManyBytesError: return Mapped(status: .contentTooLarge, message: "The request body is too large", isClientError: true)

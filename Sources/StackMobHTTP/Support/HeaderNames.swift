@@ -8,6 +8,8 @@ extension HTTPField.Name {
     static let httpMethodOverride = Self("X-HTTP-Method-Override")!
     static let stackMobOrderBy = Self("X-StackMob-OrderBy")!
     static let stackMobSelect = Self("X-StackMob-Select")!
+    static let stackMobExpand = Self("X-StackMob-Expand")!
+    static let stackMobCascadeDelete = Self("X-StackMob-CascadeDelete")!
     static let xForwardedProto = Self("X-Forwarded-Proto")!
     static let xForwardedPort = Self("X-Forwarded-Port")!
     static let range = Self("Range")!

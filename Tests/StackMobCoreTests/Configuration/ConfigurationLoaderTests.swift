@@ -49,6 +49,7 @@ struct ConfigurationLoaderTests {
                 "STACKMOB_ENVIRONMENTS__PRODUCTION__PUBLIC_KEY": "b1b1b1b1-0000-4000-8000-000000000001",
                 "STACKMOB_ENVIRONMENTS__PRODUCTION__USER_SCHEMAS": #"[{"name": "member", "login_field": "email"}]"#,
                 "STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES": #"{"item": ["category", ["category", "price"]]}"#,
+                "STACKMOB_ENVIRONMENTS__PRODUCTION__RELATIONSHIPS": #"{"todo": {"category": "category", "tags": ["tag"]}}"#,
                 "UNRELATED": "ignored",
             ])
         #expect(configuration.appName == "demo")
@@ -60,6 +61,9 @@ struct ConfigurationLoaderTests {
         #expect(configuration.production.publicKey == "b1b1b1b1-0000-4000-8000-000000000001")
         #expect(configuration.production.userSchemas == [UserSchema(name: "member", loginField: "email", passwordField: "password")])
         #expect(configuration.development.indexes == ["item": [["category"], ["category", "price"]]])
+        #expect(configuration.production.relationships == [
+            "todo": ["category": .relation(target: "category", toMany: false), "tags": .relation(target: "tag", toMany: true)]
+        ])
     }
 
     @Test("invalid configuration names the key", arguments: [
@@ -84,6 +88,14 @@ struct ConfigurationLoaderTests {
         (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES": #"{"item": [[]]}"#], "environments.development.indexes.item"),
         (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES": #"{"Item": ["category"]}"#], "environments.development.indexes.Item"),
         (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES": "[]"], "environments.development.indexes"),
+        (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__RELATIONSHIPS": #"{"todo": {"category": "Bad Name"}}"#],
+         "environments.development.relationships.todo.category"),
+        (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__RELATIONSHIPS": #"{"todo": {"tags": ["a", "b"]}}"#],
+         "environments.development.relationships.todo.tags"),
+        (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__RELATIONSHIPS": #"{"todo": {"todo_id": "x"}}"#],
+         "environments.development.relationships.todo.todo_id"),
+        (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__RELATIONSHIPS": #"{"todo": "category"}"#], "environments.development.relationships.todo"),
+        (["STACKMOB_ENVIRONMENTS__DEVELOPMENT__RELATIONSHIPS": #"{"todo": {"list": ["listapi"]}}"#], "environments.development.relationships.todo.list"),
         ([
             "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PUBLIC_KEY": "b1b1b1b1-0000-4000-8000-000000000001",
             "STACKMOB_ENVIRONMENTS__PRODUCTION__PUBLIC_KEY": "b1b1b1b1-0000-4000-8000-000000000001",

@@ -18,13 +18,21 @@ public final class SQLiteStorageEngine: StorageEngine {
     private let indexes: IndexPlan
 
     /// - Parameter indexes: fields to index, by schema (configuration).
-    public init(path: String, durability: Durability, registry: SchemaRegistry, indexes: [String: [[String]]] = [:]) throws {
+    /// - Parameter statementCounter: counts every SQL statement run (tests); nil in production, so
+    ///   that tracing costs nothing.
+    public init(
+        path: String, durability: Durability, registry: SchemaRegistry, indexes: [String: [[String]]] = [:],
+        statementCounter: StatementCounter? = nil
+    ) throws {
         var configuration = GRDB.Configuration()
         // Another process (a backup, the sqlite3 shell) may hold the lock briefly.
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())")
             db.add(function: SQLiteGeoIndex.distanceFunction)
+            if let statementCounter {
+                db.trace(options: .statement) { _ in statementCounter.increment() }
+            }
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         self.registry = registry

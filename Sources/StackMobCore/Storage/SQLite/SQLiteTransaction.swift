@@ -17,6 +17,15 @@ struct SQLiteTransaction: StorageWriter {
         return try Row.fetchOne(statement, arguments: [id]).map { try object(from: $0, schema: schema) }
     }
 
+    func fetchObjects(_ schema: SchemaDefinition, ids: [String]) throws -> [JSONObject] {
+        guard !ids.isEmpty else { return [] }
+        // One bound JSON array, whatever its length: no SQLite variable limit, one cached statement.
+        let sql = "SELECT * FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) IN (SELECT value FROM json_each(?))"
+        let statement = try db.cachedStatement(sql: sql)
+        let idList = JSONWriter.string(.array(ids.map(JSONValue.string)))
+        return try Row.fetchAll(statement, arguments: [idList]).map { try object(from: $0, schema: schema) }
+    }
+
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> ObjectPage {
         let near = query.filter?.nearCondition
         let (sql, arguments) = selectStatement(schema, query: query, near: near)

@@ -7,7 +7,7 @@ import GRDB
 enum SQLiteValueMapping {
     static func columnType(_ type: FieldType) -> String {
         switch type {
-        case .string, .password, .array, .geopoint: "TEXT"
+        case .string, .password, .array, .geopoint, .relation: "TEXT"
         case .integer, .boolean: "INTEGER"
         case .float: "REAL"
         }
@@ -39,7 +39,7 @@ enum SQLiteValueMapping {
             return .float(double)
         case .string(let text):
             switch schema.type(of: column) {
-            case .array, .geopoint: return try JSONParser.parse(text)
+            case .array, .geopoint, .relation(_, toMany: true): return try JSONParser.parse(text)
             default: return .string(text)
             }
         case .blob:

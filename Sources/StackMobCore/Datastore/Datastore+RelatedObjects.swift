@@ -1,0 +1,124 @@
+/// The related-object endpoints (PROTOCOL §6.2–6.4, D5, D31). Each is one write transaction that
+/// reads the parent and writes it back, so concurrent appends never lose an update.
+extension Datastore {
+    /// `POST /<schema>/<id>/<field>`: creates each element in the related schema and appends the
+    /// ids to the parent's one-to-many relation; a missing parent is created (D5). An element that
+    /// cannot be created is listed in `failed` (D4).
+    public func createRelated(
+        _ elements: [JSONValue], parentID: String, field: String, in schemaName: String, caller: Caller
+    ) async throws -> BulkResult {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        _ = try existingSchema(name)
+        guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
+        try refuseSystemField(field, in: name)
+        let target = try Self.relatedSchemaName(field: field, in: registry.definition(named: name))
+        let prepared: [(id: String, body: JSONObject?)] = elements.map { element in
+            guard let object = element.objectValue else { return (ObjectID.generate(), nil) }
+            let body = hashingPasswords(in: object, schema: target)
+            guard let id = try? primaryKeyValue(in: body, schema: target) else {
+                return (object[primaryKeyName(for: target)]?.stringValue ?? ObjectID.generate(), nil)
+            }
+            return (id, body)
+        }
+        let now = clock.nowMilliseconds()
+        return try await storage.write { writer in
+            let graph = RelationGraphWriter(datastore: self, writer: writer, caller: caller, now: now)
+            // The field may have been created since the check above: decide again on committed state.
+            let target = try Self.relatedSchemaName(field: field, in: graph.schema(named: name))
+            var succeeded: [String] = []
+            var failed: [String] = []
+            for (id, body) in prepared {
+                guard let body else {
+                    failed.append(id)
+                    continue
+                }
+                do {
+                    _ = try graph.write(body, id: id, in: target, relations: [:], upsert: false)
+                    succeeded.append(id)
+                } catch is DatastoreError {
+                    failed.append(id)
+                }
+            }
+            let existing = try graph.schema(named: name).flatMap { try writer.fetchObject($0, id: parentID) }
+            let ids = RelationLoader.ids(in: existing?[field]) + succeeded
+            _ = try graph.write([field: .array(ids.map(JSONValue.string))], id: parentID, in: name, relations: [field: target], upsert: true)
+            return BulkResult(succeeded: succeeded, failed: failed)
+        }
+    }
+
+    /// `PUT /<schema>/<id>/<field>`: appends to an array (duplicates kept) or to a one-to-many
+    /// relation (ids kept once). Returns the whole parent.
+    public func appendValues(
+        _ values: [JSONValue], parentID: String, field: String, in schemaName: String, caller: Caller
+    ) async throws -> JSONObject {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
+        guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
+        try refuseSystemField(field, in: name)
+        let now = clock.nowMilliseconds()
+        let (object, schema) = try await storage.write { writer in
+            guard let schema = self.registry.definition(named: name), let existing = try writer.fetchObject(schema, id: parentID) else {
+                throw DatastoreError.objectNotFound
+            }
+            switch schema.type(of: field) {
+            case nil, .array?, .relation(_, toMany: true)?: break
+            default: throw RelationError.notACollection(field: field)
+            }
+            let appended = (existing[field]?.arrayValue ?? []) + values
+            return try self.applyUpdate([field: .array(appended)], to: existing, id: parentID, schema: schema, caller: caller, now: now, writer: writer)
+        }
+        return present(object, schema: schema)
+    }
+
+    /// `DELETE /<schema>/<id>/<field>/<values>`: removes every occurrence of the values (D31); with
+    /// `cascade`, also deletes the related objects with those ids.
+    public func removeValues(
+        _ rawValues: [String], parentID: String, field: String, in schemaName: String, cascade: Bool, caller: Caller
+    ) async throws {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
+        guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
+        try refuseSystemField(field, in: name)
+        let now = clock.nowMilliseconds()
+        try await storage.write { writer in
+            guard let schema = self.registry.definition(named: name), let existing = try writer.fetchObject(schema, id: parentID) else {
+                throw DatastoreError.objectNotFound
+            }
+            let remaining: JSONValue
+            switch schema.type(of: field) {
+            case nil:
+                // No object has the field: there is nothing to remove.
+                return
+            case .array(let element)?:
+                let removed = rawValues.compactMap { QueryBinder.typedValue($0, as: element.scalarType) }
+                remaining = .array((existing[field]?.arrayValue ?? []).filter { !removed.contains($0) })
+            case .relation(let target, let toMany)?:
+                let removed = Set(rawValues)
+                let kept = RelationLoader.ids(in: existing[field]).filter { !removed.contains($0) }
+                remaining = toMany ? .array(kept.map(JSONValue.string)) : kept.first.map(JSONValue.string) ?? .null
+                if cascade, let targetSchema = self.registry.definition(named: target) {
+                    for id in rawValues { _ = try writer.delete(targetSchema, id: id) }
+                }
+            default:
+                throw RelationError.notACollection(field: field)
+            }
+            _ = try self.applyUpdate([field: remaining], to: existing, id: parentID, schema: schema, caller: caller, now: now, writer: writer)
+        }
+    }
+
+    /// The primary key, timestamps and owner are not collections.
+    private func refuseSystemField(_ field: String, in name: String) throws {
+        let schema = registry.definition(named: name) ?? SchemaDefinition(name: name, primaryKey: primaryKeyName(for: name))
+        if schema.isSystemField(field) { throw RelationError.notACollection(field: field) }
+    }
+
+    /// The schema related objects of `field` go to: its declared target, or for a field that does
+    /// not exist yet a schema named like the field, primary key `<field>_id` (§6.2).
+    static func relatedSchemaName(field: String, in schema: SchemaDefinition?) throws -> String {
+        switch schema?.type(of: field) {
+        case .relation(let target, toMany: true)?: return target
+        case nil: return try Identifier.schemaName(fromRequest: field)
+        default: throw RelationError.notAOneToManyRelation(field: field)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// Nested upsert and expansion (PROTOCOL §5.5, §6.5, D2, D3, D27, D36).
+extension Datastore {
+    /// `POST /<schema>` with `X-StackMob-Relations`: upserts the top-level object (D2) and every
+    /// nested related object, in one transaction. Relations come back as ids (D3).
+    public func upsertGraph(_ body: JSONObject, in schemaName: String, relations: RelationMap, caller: Caller) async throws -> WriteResult {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        _ = try existingSchema(name)
+        let body = hashingNestedPasswords(in: body, schema: name, relations: relations)
+        let id = try primaryKeyValue(in: body, schema: name)
+        let now = clock.nowMilliseconds()
+        let (result, schema) = try await storage.write { writer in
+            let graph = RelationGraphWriter(datastore: self, writer: writer, caller: caller, now: now)
+            let (object, created) = try graph.upsert(body, id: id, in: name, relations: relations)
+            return (WriteResult(object: object, created: created), graph.schema(named: name) ?? SchemaDefinition(name: name))
+        }
+        return WriteResult(object: present(result.object, schema: schema), created: result.created)
+    }
+
+    /// `POST /<schema>` with an array and `X-StackMob-Relations`: each element is a nested upsert
+    /// in a transaction of its own, so a failing element leaves nothing behind and does not stop
+    /// the others; it is listed in `failed` (§4.3, D4).
+    public func upsertGraphs(_ elements: [JSONValue], in schemaName: String, relations: RelationMap, caller: Caller) async throws -> BulkResult {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        _ = try existingSchema(name)
+        var succeeded: [String] = []
+        var failed: [String] = []
+        for element in elements {
+            let primaryKey = primaryKeyName(for: name)
+            guard let object = element.objectValue else {
+                failed.append(ObjectID.generate())
+                continue
+            }
+            do {
+                let result = try await upsertGraph(object, in: name, relations: relations, caller: caller)
+                succeeded.append(result.object[primaryKey]?.stringValue ?? "")
+            } catch let error where error is DatastoreError || error is RelationError {
+                failed.append(object[primaryKey]?.stringValue ?? ObjectID.generate())
+            }
+        }
+        return BulkResult(succeeded: succeeded, failed: failed)
+    }
+
+    /// An object as a write returned it, with its relations expanded `depth` levels (D36).
+    public func expanded(_ object: JSONObject, in schemaName: String, depth: Int) async throws -> JSONObject {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        guard depth > 0, let schema = registry.definition(named: name) else { return object }
+        let loader = relationLoader()
+        return try await storage.read { reader in
+            try loader.expand([object], schema: schema, depth: depth, reader: reader)[0]
+        }
+    }
+
+    /// Every related object passes through `present` (no password hashes); this is the seam where
+    /// access control will hide the related objects a caller may not read.
+    func relationLoader() -> RelationLoader {
+        RelationLoader(registry: registry, admit: { schema, object in self.present(object, schema: schema) })
+    }
+
+    /// Hashes passwords of nested user objects before the transaction: hashing is slow on purpose
+    /// and must not hold the single writer.
+    private func hashingNestedPasswords(in body: JSONObject, schema name: String, relations: RelationMap) -> JSONObject {
+        var hashed = hashingPasswords(in: body, schema: name)
+        for (field, entry) in relations.entries {
+            let target = registry.definition(named: name)?.type(of: field)?.relationTarget ?? entry.target
+            switch hashed[field] {
+            case .object(let related)?:
+                hashed[field] = .object(hashingNestedPasswords(in: related, schema: target, relations: entry.children))
+            case .array(let elements)?:
+                hashed[field] = .array(elements.map { element in
+                    guard case .object(let related) = element else { return element }
+                    return .object(hashingNestedPasswords(in: related, schema: target, relations: entry.children))
+                })
+            default:
+                break
+            }
+        }
+        return hashed
+    }
+}
