@@ -24,6 +24,7 @@ let package = Package(
             exclude: ["README.md"],
             resources: [
                 .embedInCode("sql/v001_schema_registry.sql"),
+                .embedInCode("sql/v002_users_tokens.sql"),
             ]
         ),
         // The domain: schemas, objects, storage. Imports no Hummingbird and no NIO.
