@@ -25,6 +25,7 @@ let package = Package(
             resources: [
                 .embedInCode("sql/v001_schema_registry.sql"),
                 .embedInCode("sql/v002_users_tokens.sql"),
+                .embedInCode("sql/v003_user_email_fields.sql"),
             ]
         ),
         // The domain: schemas, objects, storage. Imports no Hummingbird and no NIO.

@@ -82,3 +82,32 @@ struct PasswordFlowTests {
         }
     }
 }
+
+@Suite("Users: the e-mail field of forgotPassword")
+struct EmailFieldTests {
+    @Test("X-StackMob-FieldTypes marks the e-mail field; a configured email_field wins")
+    func fieldTypesMarksEmail() async throws {
+        try await TestServer.withDataDirectory { directory in
+            var configuration = TestServer.configuration(dataDirectory: directory)
+            configuration.development.userSchemas = [
+                UserSchema(), UserSchema(name: "member", loginField: "name", passwordField: "pass", emailField: "mail"),
+            ]
+            try await TestServer.run(configuration: configuration) { client in
+                let created = try await client.post(
+                    "/user", ["username": "jo", "password": "pw", "contact": "jo@example.com", "email": "other@example.com"],
+                    headers: ["X-StackMob-FieldTypes": "location=geopoint&contact=forgotpassword"])
+                #expect(created.status == .created)
+                #expect(try await client.post("/user/forgotPassword", ["username": "jo"]).status == .ok)
+                #expect(try await PasswordFlowTests.temporaryPassword(in: directory).recipient == "jo@example.com")
+                #expect(
+                    try await client.post(
+                        "/member", ["name": "zoe", "pass": "pw", "mail": "zoe@example.com", "contact": "no@example.com"],
+                        headers: ["X-StackMob-FieldTypes": "contact=forgotpassword"]
+                    ).status == .created)
+                // The JS SDK sends {<loginField>: id}.
+                #expect(try await client.post("/member/forgotPassword", ["name": "zoe"]).status == .ok)
+                #expect(try await PasswordFlowTests.temporaryPassword(in: directory).recipient == "zoe@example.com")
+            }
+        }
+    }
+}

@@ -49,6 +49,10 @@ public protocol TokenStore: Sendable {
     func temporaryPassword(userSchema: String, userID: String) async throws -> (hash: String, expiresAt: Int64)?
     func deleteTemporaryPassword(userSchema: String, userID: String) async throws
 
+    /// Records the e-mail field a client marked (`forgotpassword`); the first marking stays.
+    func markEmailField(userSchema: String, field: String) async throws
+    func markedEmailField(userSchema: String) async throws -> String?
+
     /// Returns the new entry's id.
     func appendToOutbox(_ message: MailMessage, at time: Int64) async throws -> Int64
     func outbox() async throws -> [OutboxEntry]

@@ -87,7 +87,8 @@ public struct UserAccounts: Sendable {
     /// `forgotPassword` (§8.6): mails a temporary password valid 24 h; the old one keeps working.
     public func forgotPassword(_ schema: UserSchema, login: String) async throws {
         guard let user = try await storedUser(schema, id: login) else { throw UserAccountError.unknownUser }
-        guard let address = user[schema.emailField ?? "email"]?.stringValue, !address.isEmpty else {
+        let field = try await emailField(of: schema)
+        guard let address = user[field]?.stringValue, !address.isEmpty else {
             throw UserAccountError.noEmailAddress
         }
         let temporary = String(SessionSecrets.generateToken().prefix(16))
@@ -121,6 +122,22 @@ public struct UserAccounts: Sendable {
         guard datastore.passwordHasher.verify(old, against: hash) else { throw UserAccountError.wrongOldPassword }
         try await changePassword(schema, userID: id, to: new)
         logger.info("Password reset", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(id)"])
+    }
+
+    /// `X-StackMob-FieldTypes: <field>=forgotpassword` on a user-schema write (§6.6): marks the
+    /// field holding the e-mail address, unless configuration names one.
+    public func markEmailField(_ schema: UserSchema, fieldTypes header: String) async throws {
+        guard schema.emailField == nil,
+            let field = FieldTypesHeader.parse(header).first(where: { $0.type == "forgotpassword" })?.path,
+            Identifier.isValidFieldName(field), field != schema.passwordField, field != schema.loginField
+        else { return }
+        try await store.markEmailField(userSchema: schema.name, field: field)
+    }
+
+    /// The configured e-mail field, else the one a client marked, else `email`.
+    func emailField(of schema: UserSchema) async throws -> String {
+        if let configured = schema.emailField { return configured }
+        return try await store.markedEmailField(userSchema: schema.name) ?? "email"
     }
 
     // MARK: - Helpers

@@ -13,6 +13,17 @@ struct UserController: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let environment = context.environment else { return try await next(request, context) }
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
+        if request.method == .post || request.method == .put, (1...2).contains(segments.count),
+            let fieldTypes = request.headers[.stackMobFieldTypes], let name = try? PathSegment.decode(segments[0]),
+            let schema = environment.users.userSchema(named: name)
+        {
+            // A user-schema write may mark the e-mail field (§6.6), once the write succeeded.
+            let response = try await next(request, context)
+            if (200..<300).contains(response.status.code) {
+                try await environment.users.markEmailField(schema, fieldTypes: fieldTypes)
+            }
+            return response
+        }
         guard segments.count == 2, let name = try? PathSegment.decode(segments[0]),
             let schema = environment.users.userSchema(named: name), let action = UserAction(rawValue: String(segments[1]))
         else { return try await next(request, context) }

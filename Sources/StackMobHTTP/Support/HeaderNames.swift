@@ -8,6 +8,7 @@ extension HTTPField.Name {
     static let httpMethodOverride = Self("X-HTTP-Method-Override")!
     static let stackMobOrderBy = Self("X-StackMob-OrderBy")!
     static let stackMobSelect = Self("X-StackMob-Select")!
+    static let stackMobFieldTypes = Self("X-StackMob-FieldTypes")!
     static let xForwardedProto = Self("X-Forwarded-Proto")!
     static let xForwardedPort = Self("X-Forwarded-Port")!
     static let range = Self("Range")!

@@ -79,6 +79,19 @@ public struct SQLiteTokenStore: TokenStore {
         }
     }
 
+    public func markEmailField(userSchema: String, field: String) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO _sm_user_email_fields (user_schema, field) VALUES (?, ?)", arguments: [userSchema, field])
+        }
+    }
+
+    public func markedEmailField(userSchema: String) async throws -> String? {
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT field FROM _sm_user_email_fields WHERE user_schema = ?", arguments: [userSchema])
+        }
+    }
+
     public func appendToOutbox(_ message: MailMessage, at time: Int64) async throws -> Int64 {
         try await pool.write { db in
             try db.execute(
