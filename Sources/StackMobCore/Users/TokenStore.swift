@@ -1,36 +1,3 @@
-/// One login session as stored: hashes of its tokens and its sealed MAC key (never the secrets).
-public struct StoredSession: Sendable, Equatable {
-    public var accessHash: String
-    public var refreshHash: String
-    public var userSchema: String
-    public var userID: String
-    /// The MAC key, AES-GCM sealed under a key derived from the access token (`SessionSecrets`).
-    public var sealedMACKey: [UInt8]
-    /// Milliseconds since the epoch.
-    public var expiresAt: Int64
-    public var createdAt: Int64
-
-    public init(
-        accessHash: String, refreshHash: String, userSchema: String, userID: String, sealedMACKey: [UInt8], expiresAt: Int64,
-        createdAt: Int64
-    ) {
-        self.accessHash = accessHash
-        self.refreshHash = refreshHash
-        self.userSchema = userSchema
-        self.userID = userID
-        self.sealedMACKey = sealedMACKey
-        self.expiresAt = expiresAt
-        self.createdAt = createdAt
-    }
-}
-
-/// A message kept in the outbox table instead of being sent.
-public struct OutboxEntry: Sendable, Equatable {
-    public var id: Int64
-    public var message: MailMessage
-    public var createdAt: Int64
-}
-
 /// The internal rows of users: sessions, temporary passwords, the mail outbox. Kept apart from
 /// `StorageEngine`, which is about app objects.
 public protocol TokenStore: Sendable {

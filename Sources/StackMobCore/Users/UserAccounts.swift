@@ -2,8 +2,9 @@ import Logging
 
 /// Logins, sessions and password flows of one environment (PROTOCOL §8).
 ///
-/// Secrets never leave this type except in a `TokenGrant` or a mail: logs name schemas and user
-/// ids only.
+/// Secrets never leave this type except in a `TokenGrant` or a mail. The controller logs the
+/// outcomes with the request's logger; this type logs only what the request cannot see (a mail
+/// failure).
 public struct UserAccounts: Sendable {
     let datastore: Datastore
     let store: any TokenStore
@@ -54,7 +55,6 @@ public struct UserAccounts: Sendable {
         if let newPassword {
             try await changePassword(schema, userID: login, to: newPassword)
         }
-        logger.info("User logged in", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
         return try await issue(schema, userID: login)
     }
 
@@ -67,7 +67,6 @@ public struct UserAccounts: Sendable {
         }
         let (grant, next) = try await makeSession(schema, userID: session.userID)
         guard try await store.rotateSession(refreshHash: refreshHash, to: next) else { throw UserAccountError.invalidGrant }
-        logger.info("Session refreshed", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(session.userID)"])
         return grant
     }
 
@@ -111,7 +110,6 @@ public struct UserAccounts: Sendable {
             logger.error("Temporary password mail failed", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
             throw UserAccountError.mailDeliveryFailed
         }
-        logger.info("Temporary password issued", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
     }
 
     /// `resetPassword` (§8.7): the logged-in user changes their password, proving the old one.
@@ -121,7 +119,6 @@ public struct UserAccounts: Sendable {
         let hash = try await storedUser(schema, id: id)?[schema.passwordField]?.stringValue ?? ""
         guard datastore.passwordHasher.verify(old, against: hash) else { throw UserAccountError.wrongOldPassword }
         try await changePassword(schema, userID: id, to: new)
-        logger.info("Password reset", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(id)"])
     }
 
     /// `X-StackMob-FieldTypes: <field>=forgotpassword` on a user-schema write (§6.6): marks the

@@ -46,6 +46,7 @@ struct UserController: RouterMiddleware {
             throw UserAccountError.accessDenied
         }
         let grant = try await users.login(schema, login: login, password: password, newPassword: parameters["new_password"])
+        context.logger.info("User logged in", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
         return JSONResponse.make(grant.json)
     }
 
@@ -54,7 +55,10 @@ struct UserController: RouterMiddleware {
         let parameters = try await FormBody.parameters(request, limit: maxBodyBytes)
         guard let refresh = parameters["refresh_token"], !refresh.isEmpty else { throw UserAccountError.invalidGrant }
         if let grantType = parameters["grant_type"], grantType != "refresh_token" { throw UserAccountError.invalidGrant }
-        return JSONResponse.make(try await users.refresh(schema, refreshToken: refresh).json)
+        let grant = try await users.refresh(schema, refreshToken: refresh)
+        context.logger.info(
+            "Session refreshed", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(grant.user[schema.loginField]?.stringValue ?? "")"])
+        return JSONResponse.make(grant.json)
     }
 
     /// Logout (§8.4): revokes the signer's session; 200 `{}` whatever the token's state (D20).
@@ -81,6 +85,7 @@ struct UserController: RouterMiddleware {
             throw UserAccountError.unknownUser
         }
         try await users.forgotPassword(schema, login: login)
+        context.logger.info("Temporary password issued", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
         return JSONResponse.make(.object([:]))
     }
 
@@ -91,6 +96,7 @@ struct UserController: RouterMiddleware {
         guard let old = body["old"]?.objectValue?["password"]?.stringValue, let new = body["new"]?.objectValue?["password"]?.stringValue
         else { throw UserAccountError.malformedResetBody }
         try await users.resetPassword(schema, caller: context.caller, old: old, new: new)
+        context.logger.info("Password reset", metadata: ["sm.schema": "\(schema.name)"])
         return JSONResponse.make(.object([:]))
     }
 }
