@@ -51,3 +51,32 @@ struct SecretLoggingTests {
         }
     }
 }
+
+@Suite("Secrets at rest")
+struct SecretsAtRestTests {
+    @Test("the database files hold no access token, refresh token, MAC key or temporary password in clear")
+    func noPlaintextSecretsOnDisk() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let configuration = TestServer.configuration(dataDirectory: directory)
+            let secrets = try await TestServer.run(configuration: configuration) { client in
+                #expect(try await client.post("/user", ["username": "alice", "password": "pw-1", "email": "alice@example.com"]).status == .created)
+                let session = try await client.login([("username", "alice"), ("password", "pw-1")])
+                let refreshed = try #require(MACSession(try await client.postForm("/user/refreshToken", [("refresh_token", session.refreshToken)])))
+                #expect(try await client.post("/user/forgotPassword", ["username": "alice"]).status == .ok)
+                return [session.accessToken, session.macKey, refreshed.accessToken, refreshed.macKey, refreshed.refreshToken]
+            }
+            let temporary = try await PasswordFlowTests.temporaryPassword(in: directory).password
+            var database = Data()
+            for file in try FileManager.default.contentsOfDirectory(atPath: directory) where file.hasPrefix("development.sqlite") {
+                database.append(try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent(file)))
+            }
+            #expect(database.count > 0)
+            // The outbox holds the mail body, by design: the temporary password is there, and only there.
+            #expect(database.range(of: Data(temporary.utf8)) != nil)
+            for secret in secrets {
+                #expect(database.range(of: Data(secret.utf8)) == nil)
+            }
+            #expect(database.range(of: Data("pw-1".utf8)) == nil)
+        }
+    }
+}
