@@ -4,7 +4,7 @@ public enum AuthenticationError: Error, Sendable, Equatable {
     case missingCredentials
     /// An API key that is not the public key of the environment the `Accept` version selects.
     case unknownAPIKey
-    /// `Authorization: MAC …` naming an access token the server does not know (or revoked).
+    /// `Authorization: MAC …` naming an access token the server does not know.
     case unknownAccessToken
     /// `Authorization: OAuth …`: private-key signatures are not verified yet.
     case unsupportedSignature
