@@ -35,12 +35,9 @@ public struct CapturingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(
-        level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String, file: String, function: String,
-        line: UInt
-    ) {
-        let merged = metadata.merging(explicit ?? [:]) { _, new in new }
-        store.append(Line(level: level, message: message.description, metadata: merged.mapValues { "\($0)" }))
+    public func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        store.append(Line(level: event.level, message: event.message.description, metadata: merged.mapValues { "\($0)" }))
     }
 
     /// A logger writing into a new store.
