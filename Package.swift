@@ -24,6 +24,8 @@ let package = Package(
             exclude: ["README.md"],
             resources: [
                 .embedInCode("sql/v001_schema_registry.sql"),
+                .embedInCode("sql/v002_users_tokens.sql"),
+                .embedInCode("sql/v003_user_email_fields.sql"),
             ]
         ),
         // The domain: schemas, objects, storage. Imports no Hummingbird and no NIO.

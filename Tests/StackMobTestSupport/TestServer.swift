@@ -31,12 +31,13 @@ public enum TestServer {
     public static func run<Value: Sendable>(
         configure: (inout ServerConfiguration) -> Void = { _ in },
         clock: any ServerClock = SystemClock(),
+        logger: Logger = quietLogger,
         _ body: @Sendable (StackMobClient) async throws -> Value
     ) async throws -> Value {
         try await withDataDirectory { directory in
             var configuration = configuration(dataDirectory: directory)
             configure(&configuration)
-            return try await run(configuration: configuration, clock: clock, body)
+            return try await run(configuration: configuration, clock: clock, logger: logger, body)
         }
     }
 
@@ -44,9 +45,10 @@ public enum TestServer {
     public static func run<Value: Sendable>(
         configuration: ServerConfiguration,
         clock: any ServerClock = SystemClock(),
+        logger: Logger = quietLogger,
         _ body: @Sendable (StackMobClient) async throws -> Value
     ) async throws -> Value {
-        let app = try await buildApplication(configuration: configuration, clock: clock, logger: quietLogger)
+        let app = try await buildApplication(configuration: configuration, clock: clock, logger: logger)
         return try await app.test(.live) { client in
             try await body(StackMobClient(client: client, publicKey: configuration.development.publicKey))
         }

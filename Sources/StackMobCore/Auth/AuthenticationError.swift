@@ -8,6 +8,15 @@ public enum AuthenticationError: Error, Sendable, Equatable {
     case unknownAccessToken
     /// `Authorization: OAuth …`: private-key signatures are not verified yet.
     case unsupportedSignature
+    /// An `Authorization: MAC` header that does not parse.
+    case malformedAuthorization
+    case expiredAccessToken
+    /// The MAC `ts` is outside the configured window.
+    case staleTimestamp
+    /// The same (token, ts, nonce, mac) was seen before.
+    case replayedNonce
+    /// No candidate request-uri, host and port gives this MAC.
+    case badSignature
 
     public var message: String {
         switch self {
@@ -15,6 +24,11 @@ public enum AuthenticationError: Error, Sendable, Equatable {
         case .unknownAPIKey: "Invalid API key for this API version"
         case .unknownAccessToken: "Invalid or expired access token"
         case .unsupportedSignature: "OAuth 1.0 signatures are not supported by this server yet"
+        case .malformedAuthorization: "Malformed Authorization header: expected MAC id=\"…\",ts=\"…\",nonce=\"…\",mac=\"…\""
+        case .expiredAccessToken: "The access token has expired: refresh it or log in again"
+        case .staleTimestamp: "The MAC timestamp is too far from the server's clock"
+        case .replayedNonce: "This signed request was already received (replayed nonce)"
+        case .badSignature: "The MAC signature does not match the request"
         }
     }
 }

@@ -5,15 +5,24 @@
 public struct RequestAuthenticator: Sendable {
     public init() {}
 
-    public func authenticate(_ credentials: RequestCredentials, in environment: AppEnvironment) throws(AuthenticationError) -> Caller {
+    public func authenticate(_ credentials: RequestCredentials, in environment: AppEnvironment) async throws(AuthenticationError) -> Caller {
         if let authorization = credentials.authorization {
             if authorization.hasPrefix("OAuth ") { throw .unsupportedSignature }
-            // No access tokens are issued yet, so every MAC-signed request names an unknown token.
-            if authorization.hasPrefix("MAC ") { throw .unknownAccessToken }
         }
         guard let apiKey = credentials.apiKey else { throw .missingCredentials }
         guard constantTimeEquals(apiKey, environment.keys.publicKey) else { throw .unknownAPIKey }
-        return .anonymous
+        guard let authorization = credentials.authorization, authorization.hasPrefix("MAC ") else { return .anonymous }
+        let action = UserAction.of(path: credentials.path, in: environment.users)
+        // The Java SDK signs token requests with whatever token it still holds (§3.2): ignored.
+        if action == .accessToken || action == .refreshToken { return .anonymous }
+        do throws(AuthenticationError) {
+            guard let mac = MACAuthorization.parse(authorization) else { throw .malformedAuthorization }
+            return try await environment.users.verify(mac, credentials)
+        } catch {
+            // Logout answers 200 even for a dead token (D20): a 401 would send iOS into a refresh loop.
+            if action == .logout { return .anonymous }
+            throw error
+        }
     }
 }
 

@@ -45,22 +45,31 @@ struct ConfigurationDecoder {
     }
 
     private func environment(defaults: EnvironmentSettings) throws -> EnvironmentSettings {
-        try refuseUnknownKeys(["public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships"])
+        try refuseUnknownKeys([
+            "public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships",
+            "access_token_lifetime_seconds", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
+        ])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
         settings.privateKey = try string("private_key") ?? settings.privateKey
         settings.schemaInference = try bool("schema_inference") ?? settings.schemaInference
+        settings.accessTokenLifetimeSeconds =
+            try integer("access_token_lifetime_seconds", in: 60...31_536_000) ?? settings.accessTokenLifetimeSeconds
+        settings.macTimestampWindowSeconds = try integer("mac_timestamp_window_seconds", in: 0...86_400) ?? settings.macTimestampWindowSeconds
+        settings.expiredTokenAsAnonymous = try bool("expired_token_as_anonymous") ?? settings.expiredTokenAsAnonymous
+        settings.singleSession = try bool("single_session") ?? settings.singleSession
         if let list = try array("user_schemas") {
             settings.userSchemas = try list.enumerated().map { index, element in
                 guard let object = element.objectValue else {
                     throw ConfigurationError(key: keyPath("user_schemas[\(index)]"), "must be an object")
                 }
                 let schema = ConfigurationDecoder(tree: object, path: path + ["user_schemas[\(index)]"])
-                try schema.refuseUnknownKeys(["name", "login_field", "password_field"])
+                try schema.refuseUnknownKeys(["name", "login_field", "password_field", "email_field"])
                 return UserSchema(
                     name: try schema.string("name") ?? "user",
                     loginField: try schema.string("login_field") ?? "username",
-                    passwordField: try schema.string("password_field") ?? "password")
+                    passwordField: try schema.string("password_field") ?? "password",
+                    emailField: try schema.string("email_field"))
             }
         }
         if let indexes = try object("indexes") {

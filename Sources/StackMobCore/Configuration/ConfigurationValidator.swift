@@ -51,13 +51,17 @@ enum ConfigurationValidator {
             guard names.insert(schema.name).inserted else {
                 throw ConfigurationError(key: "\(key).name", "'\(schema.name)' is listed twice")
             }
-            for (field, value) in [("login_field", schema.loginField), ("password_field", schema.passwordField)] {
+            let fields = [("login_field", schema.loginField), ("password_field", schema.passwordField)] + (schema.emailField.map { [("email_field", $0)] } ?? [])
+            for (field, value) in fields {
                 guard Identifier.isValidFieldName(value), !["createddate", "lastmoddate", "sm_owner"].contains(value) else {
                     throw ConfigurationError(key: "\(key).\(field)", "'\(value)' is not a valid field name")
                 }
             }
             if schema.loginField == schema.passwordField {
                 throw ConfigurationError(key: "\(key).password_field", "must differ from login_field")
+            }
+            if let email = schema.emailField, email == schema.passwordField {
+                throw ConfigurationError(key: "\(key).email_field", "must differ from password_field")
             }
         }
     }

@@ -55,6 +55,14 @@ public struct EnvironmentSettings: Sendable, Equatable {
     public var indexes: [String: [[String]]] = [:]
     /// Declared relationship fields by schema and field (`RelationshipDeclarations`).
     public var relationships: [String: [String: FieldType]] = [:]
+    /// Lifetime of an access token (`expires_in`, PROTOCOL §8.2).
+    public var accessTokenLifetimeSeconds = 3600
+    /// How far a MAC `ts` may be from the server's clock; 0 disables the check (D19).
+    public var macTimestampWindowSeconds = 600
+    /// Whether a request signed with an expired access token acts as anonymous instead of 401 (D7).
+    public var expiredTokenAsAnonymous = false
+    /// Whether a login ends the user's other sessions (D24).
+    public var singleSession = false
 
     public init(
         publicKey: String? = nil, privateKey: String? = nil, schemaInference: Bool, userSchemas: [UserSchema] = [UserSchema()],

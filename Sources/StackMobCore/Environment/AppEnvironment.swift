@@ -4,8 +4,11 @@ public struct AppEnvironment: Sendable {
     public let keys: AppKeys
     public let settings: EnvironmentSettings
     public let datastore: Datastore
+    /// Logins, sessions and password flows.
+    public let users: UserAccounts
 
-    public init(kind: EnvironmentKind, keys: AppKeys, settings: EnvironmentSettings, datastore: Datastore) {
+    public init(kind: EnvironmentKind, keys: AppKeys, settings: EnvironmentSettings, datastore: Datastore, users: UserAccounts) {
+        self.users = users
         self.kind = kind
         self.keys = keys
         self.settings = settings

@@ -41,7 +41,11 @@ public struct Backend: Sendable {
                 storage: storage, registry: registry, inferenceEnabled: settings.schemaInference,
                 userSchemas: settings.userSchemas, relationships: settings.relationships, clock: clock,
                 passwordHasher: PasswordHasher(rounds: configuration.passwordRounds))
-            environments[kind] = AppEnvironment(kind: kind, keys: keys[kind]!, settings: settings, datastore: datastore)
+            let tokens = SQLiteTokenStore(engine: storage)
+            let users = UserAccounts(
+                datastore: datastore, store: tokens, settings: settings, clock: clock,
+                mailer: mailer ?? OutboxMailer(store: tokens, clock: clock, environment: kind, logger: logger), logger: logger)
+            environments[kind] = AppEnvironment(kind: kind, keys: keys[kind]!, settings: settings, datastore: datastore, users: users)
             logger.info(
                 "Environment ready",
                 metadata: [

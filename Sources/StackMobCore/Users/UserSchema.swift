@@ -5,11 +5,14 @@ public struct UserSchema: Sendable, Hashable {
     public var loginField: String
     /// Stored hashed, never returned.
     public var passwordField: String
+    /// Where forgotPassword sends the temporary password (§8.6); nil = a field named `email`.
+    public var emailField: String?
 
-    public init(name: String = "user", loginField: String = "username", passwordField: String = "password") {
+    public init(name: String = "user", loginField: String = "username", passwordField: String = "password", emailField: String? = nil) {
         self.name = name
         self.loginField = loginField
         self.passwordField = passwordField
+        self.emailField = emailField
     }
 
     /// The schema definition a user schema starts with.

@@ -27,6 +27,7 @@ public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock()
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: NotFoundMiddleware())
     router.add(middleware: AuthenticationMiddleware(backend: backend))
+    router.add(middleware: UserController(maxBodyBytes: backend.configuration.maxBodyBytes))
 
     ServerController().addRoutes(to: router)
     DatastoreController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: router)

@@ -12,6 +12,8 @@ enum ErrorMapping {
         let message: String
         /// False for failures that are the server's own fault (logged at error level).
         let isClientError: Bool
+        /// `error_description`, for the OAuth-style errors of the user actions (§8.2, §8.3).
+        var description: String? = nil
     }
 
     static func map(_ error: any Error) -> Mapped {
@@ -21,6 +23,7 @@ enum ErrorMapping {
         case let error as RelationError: return Mapped(status: .badRequest, message: error.message, isClientError: true)
         case let error as AuthenticationError: return Mapped(status: .unauthorized, message: error.message, isClientError: true)
         case let error as RequestError: return map(error)
+        case let error as UserAccountError: return map(error)
         case is NIOTooManyBytesError: return Mapped(status: .contentTooLarge, message: "The request body is too large", isClientError: true)
         case let error as HTTPError:
             return Mapped(status: error.status, message: error.body ?? error.status.reasonPhrase, isClientError: error.status.code < 500)
@@ -53,9 +56,22 @@ enum ErrorMapping {
         return Mapped(status: status, message: error.message, isClientError: true)
     }
 
+    private static func map(_ error: UserAccountError) -> Mapped {
+        switch error {
+        case .accessDenied, .temporaryPasswordResetRequired, .invalidGrant, .notLoggedIn, .wrongOldPassword, .unknownUser, .noEmailAddress:
+            return Mapped(status: .unauthorized, message: error.error, isClientError: true, description: error.errorDescription)
+        case .invalidNewPassword, .malformedResetBody:
+            return Mapped(status: .badRequest, message: error.error, isClientError: true)
+        case .mailDeliveryFailed:
+            return Mapped(status: .serviceUnavailable, message: error.error, isClientError: false)
+        }
+    }
+
     /// The response for an error: `{"error": "<message>"}` with the JSON content type.
     static func response(for error: any Error) -> Response {
         let mapped = map(error)
-        return JSONResponse.make(.object(["error": .string(mapped.message)]), status: mapped.status)
+        var body: JSONObject = ["error": .string(mapped.message)]
+        if let description = mapped.description { body["error_description"] = .string(description) }
+        return JSONResponse.make(.object(body), status: mapped.status)
     }
 }

@@ -20,7 +20,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
             forwardedProto: request.headers[.xForwardedProto], forwardedPort: request.headers[.xForwardedPort],
             cookie: request.headers[.cookie])
         var context = context
-        context.caller = try authenticator.authenticate(credentials, in: environment)
+        context.caller = try await authenticator.authenticate(credentials, in: environment)
         context.environment = environment
         context.logger[metadataKey: "sm.environment"] = "\(environment.kind.rawValue)"
         return try await next(request, context)

@@ -13,7 +13,7 @@ public final class SQLiteStorageEngine: StorageEngine {
         case normal
     }
 
-    private let pool: DatabasePool
+    let pool: DatabasePool
     private let registry: SchemaRegistry
     private let indexes: IndexPlan
 

@@ -1,0 +1,31 @@
+/// MAC requests already seen, to refuse replays (PROTOCOL §3.2 step 6, D19).
+///
+/// Keyed on (token, ts, nonce, mac): the SDKs draw nonces from only ~10⁴ values, so two honest
+/// requests may share (ts, nonce) but not the mac. An entry is only needed while its timestamp is
+/// inside the window; after that the timestamp check refuses the request anyway.
+public actor NonceCache {
+    private var expiries: [String: Int64] = [:]
+    private let capacity: Int
+
+    public init(capacity: Int = 200_000) {
+        self.capacity = capacity
+    }
+
+    /// Records the request; false when it was seen before and has not expired.
+    public func record(token: String, ts: Int64, nonce: String, mac: String, expiresAt: Int64, now: Int64) -> Bool {
+        let key = "\(token)\n\(ts)\n\(nonce)\n\(mac)"
+        if let expiry = expiries[key], expiry > now { return false }
+        if expiries.count >= capacity { evict(now: now) }
+        expiries[key] = expiresAt
+        return true
+    }
+
+    /// Drops expired entries; if the cache is still full (a flood within one window), the half
+    /// closest to expiry goes, keeping memory bounded.
+    private func evict(now: Int64) {
+        expiries = expiries.filter { $0.value > now }
+        guard expiries.count >= capacity else { return }
+        let keep = expiries.sorted { $0.value > $1.value }.prefix(capacity / 2)
+        expiries = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+    }
+}

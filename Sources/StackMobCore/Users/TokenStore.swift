@@ -1,0 +1,26 @@
+/// The internal rows of users: sessions, temporary passwords, the mail outbox. Kept apart from
+/// `StorageEngine`, which is about app objects.
+public protocol TokenStore: Sendable {
+    /// Stores a new session; with `replacingOthers` the user's other sessions go in the same
+    /// transaction (single session, D24).
+    func insertSession(_ session: StoredSession, replacingOthers: Bool) async throws
+    func session(accessHash: String) async throws -> StoredSession?
+    func session(refreshHash: String) async throws -> StoredSession?
+    /// Atomically replaces the session holding `refreshHash` by `next`; false when no session
+    /// holds it (already used or revoked), so two concurrent refreshes cannot both succeed.
+    func rotateSession(refreshHash: String, to next: StoredSession) async throws -> Bool
+    func deleteSession(accessHash: String) async throws
+    func deleteSessions(userSchema: String, userID: String) async throws
+
+    func setTemporaryPassword(userSchema: String, userID: String, hash: String, expiresAt: Int64) async throws
+    func temporaryPassword(userSchema: String, userID: String) async throws -> (hash: String, expiresAt: Int64)?
+    func deleteTemporaryPassword(userSchema: String, userID: String) async throws
+
+    /// Records the e-mail field a client marked (`forgotpassword`); the first marking stays.
+    func markEmailField(userSchema: String, field: String) async throws
+    func markedEmailField(userSchema: String) async throws -> String?
+
+    /// Returns the new entry's id.
+    func appendToOutbox(_ message: MailMessage, at time: Int64) async throws -> Int64
+    func outbox() async throws -> [OutboxEntry]
+}

@@ -1,0 +1,183 @@
+import Logging
+
+/// Logins, sessions and password flows of one environment (PROTOCOL §8).
+///
+/// Secrets never leave this type except in a `TokenGrant` or a mail. The controller logs the
+/// outcomes with the request's logger; this type logs only what the request cannot see (a mail
+/// failure).
+public struct UserAccounts: Sendable {
+    let datastore: Datastore
+    let store: any TokenStore
+    let settings: EnvironmentSettings
+    let clock: any ServerClock
+    let mailer: any Mailer
+    let nonces: NonceCache
+    let logger: Logger
+
+    /// How long a forgotPassword temporary password works (§8.6).
+    static let temporaryPasswordLifetimeMilliseconds: Int64 = 24 * 3600 * 1000
+
+    public init(
+        datastore: Datastore, store: any TokenStore, settings: EnvironmentSettings, clock: any ServerClock, mailer: any Mailer,
+        logger: Logger
+    ) {
+        self.datastore = datastore
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.mailer = mailer
+        self.nonces = NonceCache()
+        self.logger = logger
+    }
+
+    /// The configured user schema of that name (the iOS SDK lower-cases it, so compare so).
+    public func userSchema(named name: String) -> UserSchema? {
+        settings.userSchemas.first { $0.name == name.lowercased() }
+    }
+
+    // MARK: - Login and sessions
+
+    /// `accessToken` (§8.2). A temporary password logs in only together with `newPassword`,
+    /// which then becomes the password (D8).
+    public func login(_ schema: UserSchema, login: String, password: String, newPassword: String?) async throws -> TokenGrant {
+        guard let stored = try await storedUser(schema, id: login) else {
+            // Spend the same time as for a real user, so timing does not reveal which logins exist.
+            _ = datastore.passwordHasher.verify(
+                password, against: "pbkdf2-sha256$\(datastore.passwordHasher.rounds)$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+            throw UserAccountError.accessDenied
+        }
+        let hash = stored[schema.passwordField]?.stringValue ?? ""
+        let newPassword = newPassword.flatMap { $0.isEmpty ? nil : $0 }
+        if !datastore.passwordHasher.verify(password, against: hash) {
+            guard try await isValidTemporaryPassword(password, schema: schema, userID: login) else { throw UserAccountError.accessDenied }
+            guard newPassword != nil else { throw UserAccountError.temporaryPasswordResetRequired }
+        }
+        if let newPassword {
+            try await changePassword(schema, userID: login, to: newPassword)
+        }
+        return try await issue(schema, userID: login)
+    }
+
+    /// `refreshToken` (§8.3): a new session replaces the one of the refresh token, which stops
+    /// working.
+    public func refresh(_ schema: UserSchema, refreshToken: String) async throws -> TokenGrant {
+        let refreshHash = SessionSecrets.hash(refreshToken)
+        guard let session = try await store.session(refreshHash: refreshHash), session.userSchema == schema.name else {
+            throw UserAccountError.invalidGrant
+        }
+        let (grant, next) = try await makeSession(schema, userID: session.userID)
+        guard try await store.rotateSession(refreshHash: refreshHash, to: next) else { throw UserAccountError.invalidGrant }
+        return grant
+    }
+
+    /// `logout` (§8.4): revokes the session of this access token, if any (idempotent, D20).
+    public func logout(accessToken: String) async throws {
+        try await store.deleteSession(accessHash: SessionSecrets.hash(accessToken))
+    }
+
+    /// `loggedInUser` (§8.5).
+    public func loggedInUser(_ schema: UserSchema, caller: Caller, select: [String]?) async throws -> JSONObject {
+        guard case .user(schema.name, let id) = caller else { throw UserAccountError.notLoggedIn }
+        return try await datastore.read(id: id, in: schema.name, select: select)
+    }
+
+    // MARK: - Passwords
+
+    /// `forgotPassword` (§8.6): mails a temporary password valid 24 h; the old one keeps working.
+    public func forgotPassword(_ schema: UserSchema, login: String) async throws {
+        guard let user = try await storedUser(schema, id: login) else { throw UserAccountError.unknownUser }
+        let field = try await emailField(of: schema)
+        guard let address = user[field]?.stringValue, !address.isEmpty else {
+            throw UserAccountError.noEmailAddress
+        }
+        let temporary = String(SessionSecrets.generateToken().prefix(16))
+        try await store.setTemporaryPassword(
+            userSchema: schema.name, userID: login, hash: datastore.passwordHasher.hash(temporary),
+            expiresAt: clock.nowMilliseconds() + Self.temporaryPasswordLifetimeMilliseconds)
+        // Sent after the write committed: mail is network I/O, never inside a transaction.
+        let message = MailMessage(
+            to: address, subject: "Your temporary password",
+            body: """
+                A temporary password was requested for the account '\(login)'.
+
+                Temporary password: \(temporary)
+
+                It works for 24 hours, only to log in and choose a new password. Your current password keeps working.
+                """)
+        do {
+            try await mailer.send(message)
+        } catch {
+            logger.error("Temporary password mail failed", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
+            throw UserAccountError.mailDeliveryFailed
+        }
+    }
+
+    /// `resetPassword` (§8.7): the logged-in user changes their password, proving the old one.
+    public func resetPassword(_ schema: UserSchema, caller: Caller, old: String, new: String) async throws {
+        guard case .user(schema.name, let id) = caller else { throw UserAccountError.notLoggedIn }
+        guard !new.isEmpty else { throw UserAccountError.invalidNewPassword }
+        let hash = try await storedUser(schema, id: id)?[schema.passwordField]?.stringValue ?? ""
+        guard datastore.passwordHasher.verify(old, against: hash) else { throw UserAccountError.wrongOldPassword }
+        try await changePassword(schema, userID: id, to: new)
+    }
+
+    /// `X-StackMob-FieldTypes: <field>=forgotpassword` on a user-schema write (§6.6): marks the
+    /// field holding the e-mail address, unless configuration names one.
+    public func markEmailField(_ schema: UserSchema, fieldTypes header: String) async throws {
+        guard schema.emailField == nil,
+            let field = FieldTypesHeader.parse(header).first(where: { $0.type == "forgotpassword" })?.path,
+            Identifier.isValidFieldName(field), field != schema.passwordField, field != schema.loginField
+        else { return }
+        try await store.markEmailField(userSchema: schema.name, field: field)
+    }
+
+    /// The configured e-mail field, else the one a client marked, else `email`.
+    func emailField(of schema: UserSchema) async throws -> String {
+        if let configured = schema.emailField { return configured }
+        return try await store.markedEmailField(userSchema: schema.name) ?? "email"
+    }
+
+    // MARK: - Helpers
+
+    private func changePassword(_ schema: UserSchema, userID: String, to password: String) async throws {
+        _ = try await datastore.update(id: userID, in: schema.name, changes: [schema.passwordField: .string(password)], caller: .privateKey)
+        try await store.deleteTemporaryPassword(userSchema: schema.name, userID: userID)
+    }
+
+    private func isValidTemporaryPassword(_ password: String, schema: UserSchema, userID: String) async throws -> Bool {
+        guard let temporary = try await store.temporaryPassword(userSchema: schema.name, userID: userID),
+            temporary.expiresAt > clock.nowMilliseconds()
+        else { return false }
+        return datastore.passwordHasher.verify(password, against: temporary.hash)
+    }
+
+    private func issue(_ schema: UserSchema, userID: String) async throws -> TokenGrant {
+        let (grant, session) = try await makeSession(schema, userID: userID)
+        try await store.insertSession(session, replacingOthers: settings.singleSession)
+        return grant
+    }
+
+    private func makeSession(_ schema: UserSchema, userID: String) async throws -> (TokenGrant, StoredSession) {
+        let user = try await datastore.read(id: userID, in: schema.name)
+        let access = SessionSecrets.generateToken()
+        let macKey = SessionSecrets.generateToken()
+        let refresh = SessionSecrets.generateToken()
+        let now = clock.nowMilliseconds()
+        let session = StoredSession(
+            accessHash: SessionSecrets.hash(access), refreshHash: SessionSecrets.hash(refresh), userSchema: schema.name, userID: userID,
+            sealedMACKey: try SessionSecrets.seal(macKey: macKey, accessToken: access),
+            expiresAt: now + Int64(settings.accessTokenLifetimeSeconds) * 1000, createdAt: now)
+        var visible = user
+        // The Java SDK reads the login field as a string (§8.2).
+        visible[schema.loginField] = .string(userID)
+        let grant = TokenGrant(
+            accessToken: access, macKey: macKey, refreshToken: refresh, expiresIn: settings.accessTokenLifetimeSeconds, user: visible)
+        return (grant, session)
+    }
+
+    /// The stored user, password hash included.
+    private func storedUser(_ schema: UserSchema, id: String) async throws -> JSONObject? {
+        guard let definition = datastore.registry.definition(named: schema.name) else { return nil }
+        return try await datastore.storage.read { try $0.fetchObject(definition, id: id) }
+    }
+}

@@ -1,0 +1,102 @@
+import Hummingbird
+import StackMobCore
+
+/// The reserved actions of user schemas (PROTOCOL §8): `/<userSchema>/accessToken` and friends.
+///
+/// A middleware rather than routes: `/:schema/:id` must keep reading ids such as `logout` under
+/// schemas that are not user schemas (`/todo/logout`), and other verbs on `/user/logout` stay
+/// ordinary object requests. Runs after authentication, which sets the caller.
+struct UserController: RouterMiddleware {
+    typealias Context = StackMobRequestContext
+    let maxBodyBytes: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let environment = context.environment else { return try await next(request, context) }
+        let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
+        if request.method == .post || request.method == .put, (1...2).contains(segments.count),
+            let fieldTypes = request.headers[.stackMobFieldTypes], let name = try? PathSegment.decode(segments[0]),
+            let schema = environment.users.userSchema(named: name)
+        {
+            // A user-schema write may mark the e-mail field (§6.6), once the write succeeded.
+            let response = try await next(request, context)
+            if (200..<300).contains(response.status.code) {
+                try await environment.users.markEmailField(schema, fieldTypes: fieldTypes)
+            }
+            return response
+        }
+        guard segments.count == 2, let name = try? PathSegment.decode(segments[0]),
+            let schema = environment.users.userSchema(named: name), let action = UserAction(rawValue: String(segments[1]))
+        else { return try await next(request, context) }
+        let users = environment.users
+        switch (action, request.method) {
+        case (.accessToken, .post), (.accessToken, .get): return try await accessToken(request, context, users, schema)
+        case (.refreshToken, .post): return try await refreshToken(request, context, users, schema)
+        case (.logout, .get): return try await logout(request, context, users, schema)
+        case (.loggedInUser, .get): return try await loggedInUser(request, context, users, schema)
+        case (.forgotPassword, .post): return try await forgotPassword(request, context, users, schema)
+        case (.resetPassword, .post): return try await resetPassword(request, context, users, schema)
+        default: return try await next(request, context)
+        }
+    }
+
+    /// Login (§8.2): form body, JSON fallback, or the GET variant's query.
+    private func accessToken(_ request: Request, _ context: Context, _ users: UserAccounts, _ schema: UserSchema) async throws -> Response {
+        let parameters = try await FormBody.parameters(request, limit: maxBodyBytes)
+        guard let login = parameters[schema.loginField], let password = parameters[schema.passwordField] else {
+            throw UserAccountError.accessDenied
+        }
+        let grant = try await users.login(schema, login: login, password: password, newPassword: parameters["new_password"])
+        context.logger.info("User logged in", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
+        return JSONResponse.make(grant.json)
+    }
+
+    /// Refresh (§8.3): `grant_type` optional, either `mac_algorithm` spelling accepted (D9).
+    private func refreshToken(_ request: Request, _ context: Context, _ users: UserAccounts, _ schema: UserSchema) async throws -> Response {
+        let parameters = try await FormBody.parameters(request, limit: maxBodyBytes)
+        guard let refresh = parameters["refresh_token"], !refresh.isEmpty else { throw UserAccountError.invalidGrant }
+        if let grantType = parameters["grant_type"], grantType != "refresh_token" { throw UserAccountError.invalidGrant }
+        let grant = try await users.refresh(schema, refreshToken: refresh)
+        context.logger.info(
+            "Session refreshed", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(grant.user[schema.loginField]?.stringValue ?? "")"])
+        return JSONResponse.make(grant.json)
+    }
+
+    /// Logout (§8.4): revokes the signer's session; 200 `{}` whatever the token's state (D20).
+    private func logout(_ request: Request, _ context: Context, _ users: UserAccounts, _ schema: UserSchema) async throws -> Response {
+        if case .user(schema.name, _) = context.caller, let header = request.headers[.authorization],
+            let mac = MACAuthorization.parse(header)
+        {
+            try await users.logout(accessToken: mac.id)
+            context.logger.info("User logged out", metadata: ["sm.schema": "\(schema.name)"])
+        }
+        return JSONResponse.make(.object([:]))
+    }
+
+    /// The signer's user object (§8.5), honouring `X-StackMob-Select`.
+    private func loggedInUser(_ request: Request, _ context: Context, _ users: UserAccounts, _ schema: UserSchema) async throws -> Response {
+        let select = try request.headers[.stackMobSelect].map { header throws(QueryError) in try QueryRequest.parseSelect(header) }
+        return JSONResponse.make(.object(try await users.loggedInUser(schema, caller: context.caller, select: select)))
+    }
+
+    /// `{"username": id}` (iOS, Java) or `{<loginField>: id}` (JS), §8.6.
+    private func forgotPassword(_ request: Request, _ context: Context, _ users: UserAccounts, _ schema: UserSchema) async throws -> Response {
+        let parameters = try await FormBody.parameters(request, limit: maxBodyBytes)
+        guard let login = parameters["username"] ?? parameters[schema.loginField], !login.isEmpty else {
+            throw UserAccountError.unknownUser
+        }
+        try await users.forgotPassword(schema, login: login)
+        context.logger.info("Temporary password issued", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
+        return JSONResponse.make(.object([:]))
+    }
+
+    /// `{"old": {"password": …}, "new": {"password": …}}`, the inner key literally `password` (§8.7).
+    private func resetPassword(_ request: Request, _ context: Context, _ users: UserAccounts, _ schema: UserSchema) async throws -> Response {
+        guard case .user = context.caller else { throw UserAccountError.notLoggedIn }
+        let body = try await RequestBodyReader.object(request, limit: maxBodyBytes)
+        guard let old = body["old"]?.objectValue?["password"]?.stringValue, let new = body["new"]?.objectValue?["password"]?.stringValue
+        else { throw UserAccountError.malformedResetBody }
+        try await users.resetPassword(schema, caller: context.caller, old: old, new: new)
+        context.logger.info("Password reset", metadata: ["sm.schema": "\(schema.name)"])
+        return JSONResponse.make(.object([:]))
+    }
+}
