@@ -76,9 +76,9 @@ public struct UserAccounts: Sendable {
     }
 
     /// `loggedInUser` (§8.5).
-    public func loggedInUser(_ schema: UserSchema, caller: Caller, select: [String]?) async throws -> JSONObject {
+    public func loggedInUser(_ schema: UserSchema, caller: Caller, select: [String]?, expand: Int = 0) async throws -> JSONObject {
         guard case .user(schema.name, let id) = caller else { throw UserAccountError.notLoggedIn }
-        return try await datastore.read(id: id, in: schema.name, select: select)
+        return try await datastore.read(id: id, in: schema.name, select: select, expand: expand)
     }
 
     // MARK: - Passwords

@@ -72,10 +72,11 @@ struct UserController: RouterMiddleware {
         return JSONResponse.make(.object([:]))
     }
 
-    /// The signer's user object (§8.5), honouring `X-StackMob-Select`.
+    /// The signer's user object (§8.5), honouring `X-StackMob-Select` and expansion.
     private func loggedInUser(_ request: Request, _ context: Context, _ users: UserAccounts, _ schema: UserSchema) async throws -> Response {
         let select = try request.headers[.stackMobSelect].map { header throws(QueryError) in try QueryRequest.parseSelect(header) }
-        return JSONResponse.make(.object(try await users.loggedInUser(schema, caller: context.caller, select: select)))
+        return JSONResponse.make(.object(try await users.loggedInUser(
+            schema, caller: context.caller, select: select, expand: try ExpandDepth.of(request))))
     }
 
     /// `{"username": id}` (iOS, Java) or `{<loginField>: id}` (JS), §8.6.
