@@ -6,33 +6,6 @@
 # Builds the release binary (scratch path .build-release, so it never touches a debug .build),
 # starts it on a temporary data directory with indexes on catalog.category and catalog.price,
 # seeds 10,000 objects into schema `bench` and 100,000 into schema `catalog` (timed), prints
-# Relationships (PROTOCOL §6): persons p01…p50; tags t01…t50, tag tNN owned by person pNN; articles
-# a001…a200, each with 5 tags and an author, through POSTs with X-StackMob-Relations.
-seed_articles() {
-    log "seeding 50 persons, 50 tags and 200 articles with relationships"
-    local i k body status
-    body="["
-    for ((i = 1; i <= 50; i++)); do
-        [ "$i" -eq 1 ] || body+=","
-        body+="$(printf '{"person_id":"p%02d","name":"person %d"}' "$i" "$i")"
-    done
-    status="$(api POST /person "$body]")"
-    [ "$status" = 200 ] || die "bulk POST /person answered $status: $(head -c 500 "$WORK/api.out")"
-    for ((i = 1; i <= 50; i++)); do
-        status="$(api -H 'X-StackMob-Relations: owner=person' POST /tag "$(printf '{"tag_id":"t%02d","label":"tag %d","owner":"p%02d"}' "$i" "$i" "$i")")"
-        [ "$status" = 201 ] || die "POST /tag answered $status: $(head -c 500 "$WORK/api.out")"
-    done
-    for ((i = 1; i <= 200; i++)); do
-        body="$(printf '{"article_id":"a%03d","title":"article %d","author":"p%02d","tags":[' "$i" "$i" $(((i % 50) + 1)))"
-        for ((k = 0; k < 5; k++)); do
-            [ "$k" -eq 0 ] || body+=","
-            body+="$(printf '"t%02d"' $((((i + k * 7) % 50) + 1)))"
-        done
-        status="$(api -H 'X-StackMob-Relations: author=person&tags=tag' POST /article "$body]}")"
-        [ "$status" = 201 ] || die "POST /article answered $status: $(head -c 500 "$WORK/api.out")"
-    done
-}
-
 # SQLite's plans for the catalog queries, runs one wrk scenario per function below, then prints
 # a table:
 #   scenario | request | requests/s | p99 (ms) | ratio to the HEAD / ceiling

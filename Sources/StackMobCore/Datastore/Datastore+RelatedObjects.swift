@@ -12,14 +12,7 @@ extension Datastore {
         guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
         try refuseSystemField(field, in: name)
         let target = try Self.relatedSchemaName(field: field, in: registry.definition(named: name))
-        let prepared: [(id: String, body: JSONObject?)] = elements.map { element in
-            guard let object = element.objectValue else { return (ObjectID.generate(), nil) }
-            let body = hashingPasswords(in: object, schema: target)
-            guard let id = try? primaryKeyValue(in: body, schema: target) else {
-                return (object[primaryKeyName(for: target)]?.stringValue ?? ObjectID.generate(), nil)
-            }
-            return (id, body)
-        }
+        let prepared = preparedElements(elements, for: target)
         let now = clock.nowMilliseconds()
         return try await storage.write { writer in
             let graph = RelationGraphWriter(datastore: self, writer: writer, caller: caller, now: now)

@@ -37,14 +37,7 @@ extension Datastore {
     public func createMany(_ elements: [JSONValue], in schemaName: String, caller: Caller) async throws -> BulkResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         _ = try existingSchema(name)
-        let prepared: [(id: String, body: JSONObject?)] = elements.map { element in
-            guard let object = element.objectValue else { return (ObjectID.generate(), nil) }
-            let body = hashingPasswords(in: object, schema: name)
-            guard let id = try? primaryKeyValue(in: body, schema: name) else {
-                return (object[primaryKeyName(for: name)]?.stringValue ?? ObjectID.generate(), nil)
-            }
-            return (id, body)
-        }
+        let prepared = preparedElements(elements, for: name)
         let now = clock.nowMilliseconds()
         return try await storage.write { writer in
             var schema = self.registry.definition(named: name)
@@ -141,6 +134,20 @@ extension Datastore {
     }
 
     // MARK: - Before the transaction
+
+    /// The elements of a bulk body, each with its id and its body ready to write (passwords
+    /// hashed); a nil body marks an element that cannot be created: listed in `failed`, with a
+    /// generated id when it had none (D4).
+    func preparedElements(_ elements: [JSONValue], for schema: String) -> [(id: String, body: JSONObject?)] {
+        elements.map { element in
+            guard let object = element.objectValue else { return (ObjectID.generate(), nil) }
+            let body = hashingPasswords(in: object, schema: schema)
+            guard let id = try? primaryKeyValue(in: body, schema: schema) else {
+                return (object[primaryKeyName(for: schema)]?.stringValue ?? ObjectID.generate(), nil)
+            }
+            return (id, body)
+        }
+    }
 
     func primaryKeyName(for schemaName: String) -> String {
         registry.definition(named: schemaName)?.primaryKey ?? userSchemas[schemaName]?.loginField ?? "\(schemaName)_id"
