@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // SQL for the server's internal tables, embedded in the binary so that `swift run`
@@ -26,6 +28,7 @@ let package = Package(
                 .embedInCode("sql/v001_schema_registry.sql"),
                 .embedInCode("sql/v002_users_tokens.sql"),
                 .embedInCode("sql/v003_user_email_fields.sql"),
+                .embedInCode("sql/v004_cookie_sessions.sql"),
             ]
         ),
         // The domain: schemas, objects, storage. Imports no Hummingbird and no NIO.
@@ -39,11 +42,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Outgoing mail over SMTP (STARTTLS, AUTH), on SwiftNIO.
+        .target(
+            name: "StackMobMail",
+            dependencies: [
+                "StackMobCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // HTTP: request context, middleware, controllers, error mapping.
         .target(
             name: "StackMobHTTP",
             dependencies: [
                 "StackMobCore",
+                "StackMobMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -69,6 +84,16 @@ let package = Package(
             path: "Tests/StackMobTestSupport"
         ),
         .testTarget(name: "StackMobCoreTests", dependencies: ["StackMobCore"]),
+        .testTarget(
+            name: "StackMobMailTests",
+            dependencies: [
+                "StackMobMail", "StackMobCore", "StackMobTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            resources: [.copy("Certificates")]
+        ),
         .testTarget(
             name: "StackMobHTTPTests",
             dependencies: [

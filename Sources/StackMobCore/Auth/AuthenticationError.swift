@@ -6,8 +6,18 @@ public enum AuthenticationError: Error, Sendable, Equatable {
     case unknownAPIKey
     /// `Authorization: MAC …` naming an access token the server does not know.
     case unknownAccessToken
-    /// `Authorization: OAuth …`: private-key signatures are not verified yet.
-    case unsupportedSignature
+    /// `Authorization: OAuth …` that does not parse, or lacks the consumer key, nonce or timestamp.
+    case malformedOAuthAuthorization
+    /// OAuth 1.0 with a signature method other than HMAC-SHA1, or a version other than 1.0.
+    case unsupportedOAuthSignatureMethod
+    /// An OAuth 1.0 consumer key that is not the public key of the `Accept` version's environment.
+    case unknownConsumerKey
+    /// The `oauth_timestamp` is outside the configured window.
+    case staleOAuthTimestamp
+    /// The same (consumer key, timestamp, nonce) was seen before.
+    case replayedOAuthNonce
+    /// No candidate base URL and parameter form gives this OAuth 1.0 signature.
+    case badOAuthSignature
     /// An `Authorization: MAC` header that does not parse.
     case malformedAuthorization
     case expiredAccessToken
@@ -23,7 +33,13 @@ public enum AuthenticationError: Error, Sendable, Equatable {
         case .missingCredentials: "Missing X-StackMob-API-Key header or OAuth signature"
         case .unknownAPIKey: "Invalid API key for this API version"
         case .unknownAccessToken: "Invalid or expired access token"
-        case .unsupportedSignature: "OAuth 1.0 signatures are not supported by this server yet"
+        case .malformedOAuthAuthorization:
+            "Malformed Authorization header: expected OAuth oauth_consumer_key=\"…\",oauth_nonce=\"…\",oauth_timestamp=\"…\",oauth_signature=\"…\""
+        case .unsupportedOAuthSignatureMethod: "Unsupported OAuth signature: only oauth_signature_method HMAC-SHA1 with oauth_version 1.0 is accepted"
+        case .unknownConsumerKey: "Invalid OAuth consumer key for this API version"
+        case .staleOAuthTimestamp: "The oauth_timestamp is too far from the server's clock"
+        case .replayedOAuthNonce: "This OAuth-signed request was already received (replayed nonce)"
+        case .badOAuthSignature: "The OAuth signature does not match the request"
         case .malformedAuthorization: "Malformed Authorization header: expected MAC id=\"…\",ts=\"…\",nonce=\"…\",mac=\"…\""
         case .expiredAccessToken: "The access token has expired: refresh it or log in again"
         case .staleTimestamp: "The MAC timestamp is too far from the server's clock"

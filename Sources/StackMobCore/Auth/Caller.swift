@@ -6,10 +6,23 @@ public enum Caller: Sendable, Equatable {
     case user(schema: String, id: String)
     /// A private-key (OAuth 1.0) signature: trusted, bypasses ACLs.
     case privateKey
+    /// A private-key signature carrying the cookie of a legacy OAuth 1.0 login (§8.9): as
+    /// trusted as `privateKey`, but objects it creates are owned by that user (the Java SDK's
+    /// OAuth1 mode expects `sm_owner` to follow its login).
+    case privateKeySession(schema: String, id: String)
+
+    /// Whether the request is private-key signed (with or without a cookie session).
+    public var isPrivateKey: Bool {
+        switch self {
+        case .privateKey, .privateKeySession: true
+        case .anonymous, .user: false
+        }
+    }
 
     /// The `sm_owner` value for objects this caller creates (PROTOCOL D15).
     public var ownerReference: String? {
         if case .user(let schema, let id) = self { return "\(schema)/\(id)" }
+        if case .privateKeySession(let schema, let id) = self { return "\(schema)/\(id)" }
         return nil
     }
 }

@@ -7,7 +7,15 @@ public struct RequestAuthenticator: Sendable {
 
     public func authenticate(_ credentials: RequestCredentials, in environment: AppEnvironment) async throws(AuthenticationError) -> Caller {
         if let authorization = credentials.authorization {
-            if authorization.hasPrefix("OAuth ") { throw .unsupportedSignature }
+            // A private-key signature replaces the API-key header (§3.3).
+            if authorization.hasPrefix("OAuth ") {
+                let caller = try await environment.users.verifyOAuth1(authorization, credentials, keys: environment.keys)
+                // A legacy cookie login (§8.9) makes the signed request act for that user's ownership.
+                if let session = await environment.users.cookieSessionUser(credentials.cookie, environment: environment.kind) {
+                    return .privateKeySession(schema: session.schema, id: session.id)
+                }
+                return caller
+            }
         }
         guard let apiKey = credentials.apiKey else { throw .missingCredentials }
         guard constantTimeEquals(apiKey, environment.keys.publicKey) else { throw .unknownAPIKey }

@@ -8,7 +8,7 @@ struct ConfigurationDecoder {
 
     static func decode(_ tree: JSONObject) throws -> ServerConfiguration {
         let root = ConfigurationDecoder(tree: tree, path: [])
-        try root.refuseUnknownKeys(["app_name", "listen", "data_dir", "log_level", "limits", "storage", "passwords", "environments"])
+        try root.refuseUnknownKeys(["app_name", "listen", "data_dir", "log_level", "limits", "storage", "passwords", "environments", "mail"])
         var configuration = ServerConfiguration()
         configuration.appName = try root.string("app_name") ?? configuration.appName
         if let listen = try root.section("listen") {
@@ -31,6 +31,20 @@ struct ConfigurationDecoder {
             try passwords.refuseUnknownKeys(["pbkdf2_rounds"])
             configuration.passwordRounds = try passwords.integer("pbkdf2_rounds", in: 1...10_000_000) ?? configuration.passwordRounds
         }
+        if let mail = try root.section("mail") {
+            try mail.refuseUnknownKeys(["from", "smtp"])
+            configuration.mail.from = try mail.string("from") ?? configuration.mail.from
+            if let smtp = try mail.section("smtp") {
+                try smtp.refuseUnknownKeys(["host", "port", "starttls", "username", "password", "ca_file", "timeout_seconds"])
+                configuration.mail.smtp.host = try smtp.string("host")
+                configuration.mail.smtp.port = try smtp.integer("port", in: 1...65535) ?? configuration.mail.smtp.port
+                configuration.mail.smtp.startTLS = try smtp.bool("starttls") ?? configuration.mail.smtp.startTLS
+                configuration.mail.smtp.username = try smtp.string("username")
+                configuration.mail.smtp.password = try smtp.string("password")
+                configuration.mail.smtp.caFile = try smtp.string("ca_file")
+                configuration.mail.smtp.timeoutSeconds = try smtp.integer("timeout_seconds", in: 1...600) ?? configuration.mail.smtp.timeoutSeconds
+            }
+        }
         if let environments = try root.section("environments") {
             try environments.refuseUnknownKeys(EnvironmentKind.allCases.map(\.rawValue))
             if let development = try environments.section("development") {
@@ -48,6 +62,7 @@ struct ConfigurationDecoder {
         try refuseUnknownKeys([
             "public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships",
             "access_token_lifetime_seconds", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
+            "oauth1_timestamp_window_seconds",
         ])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
@@ -56,6 +71,8 @@ struct ConfigurationDecoder {
         settings.accessTokenLifetimeSeconds =
             try integer("access_token_lifetime_seconds", in: 60...31_536_000) ?? settings.accessTokenLifetimeSeconds
         settings.macTimestampWindowSeconds = try integer("mac_timestamp_window_seconds", in: 0...86_400) ?? settings.macTimestampWindowSeconds
+        settings.oauth1TimestampWindowSeconds =
+            try integer("oauth1_timestamp_window_seconds", in: 0...86_400) ?? settings.oauth1TimestampWindowSeconds
         settings.expiredTokenAsAnonymous = try bool("expired_token_as_anonymous") ?? settings.expiredTokenAsAnonymous
         settings.singleSession = try bool("single_session") ?? settings.singleSession
         if let list = try array("user_schemas") {

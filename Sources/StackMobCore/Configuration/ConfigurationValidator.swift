@@ -21,6 +21,7 @@ enum ConfigurationValidator {
         for kind in EnvironmentKind.allCases {
             try validate(configuration.settings(for: kind), prefix: "environments.\(kind.rawValue)")
         }
+        try MailSettingsValidator.validate(configuration.mail)
         if let development = configuration.development.publicKey, development == configuration.production.publicKey {
             throw ConfigurationError(key: "environments.production.public_key", "must differ from the development public key")
         }

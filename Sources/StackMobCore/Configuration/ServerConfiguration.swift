@@ -17,6 +17,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var passwordRounds = PasswordHasher.defaultRounds
     public var development = EnvironmentSettings(schemaInference: true)
     public var production = EnvironmentSettings(schemaInference: false)
+    /// Outgoing mail: SMTP when `mail.smtp.host` is set, else the outbox.
+    public var mail = MailSettings()
 
     public init() {}
 
@@ -59,6 +61,8 @@ public struct EnvironmentSettings: Sendable, Equatable {
     public var accessTokenLifetimeSeconds = 3600
     /// How far a MAC `ts` may be from the server's clock; 0 disables the check (D19).
     public var macTimestampWindowSeconds = 600
+    /// How far an OAuth 1.0 `oauth_timestamp` may be from the server's clock; 0 disables the check.
+    public var oauth1TimestampWindowSeconds = 600
     /// Whether a request signed with an expired access token acts as anonymous instead of 401 (D7).
     public var expiredTokenAsAnonymous = false
     /// Whether a login ends the user's other sessions (D24).

@@ -48,7 +48,7 @@ struct ObjectWritePlanner {
                 }
             case SchemaDefinition.owner:
                 // Only a private-key request may set the owner (PROTOCOL §4.1).
-                guard caller == .privateKey else { continue }
+                guard caller.isPrivateKey else { continue }
                 switch value {
                 case .null, .string: values[field] = value
                 default: throw mode.typeError(field)

@@ -20,6 +20,11 @@ public protocol TokenStore: Sendable {
     func markEmailField(userSchema: String, field: String) async throws
     func markedEmailField(userSchema: String) async throws -> String?
 
+    /// Legacy OAuth 1.0 cookie sessions (§8.9), by the SHA-256 hash of the cookie value.
+    func insertCookieSession(hash: String, userSchema: String, userID: String, expiresAt: Int64) async throws
+    func cookieSession(hash: String) async throws -> (userSchema: String, userID: String, expiresAt: Int64)?
+    func deleteCookieSession(hash: String) async throws
+
     /// Returns the new entry's id.
     func appendToOutbox(_ message: MailMessage, at time: Int64) async throws -> Int64
     func outbox() async throws -> [OutboxEntry]

@@ -12,6 +12,8 @@ public enum UserAccountError: Error, Sendable, Equatable {
     case invalidNewPassword
     case malformedResetBody
     case mailDeliveryFailed
+    /// Legacy cookie login failure (§8.9): the Java SDK looks for `Invalid` in the body.
+    case invalidCookieLogin
 
     public var error: String {
         switch self {
@@ -25,6 +27,7 @@ public enum UserAccountError: Error, Sendable, Equatable {
         case .invalidNewPassword: "The new password must be a non-empty string"
         case .malformedResetBody: "Send {\"old\": {\"password\": \"…\"}, \"new\": {\"password\": \"…\"}}"
         case .mailDeliveryFailed: "The e-mail with the temporary password could not be sent"
+        case .invalidCookieLogin: "Invalid username or password"
         }
     }
 
@@ -34,7 +37,7 @@ public enum UserAccountError: Error, Sendable, Equatable {
         case .temporaryPasswordResetRequired: "Temporary password reset required."
         case .invalidGrant: "The refresh token is invalid, revoked or already used"
         case .notLoggedIn, .wrongOldPassword, .unknownUser, .noEmailAddress, .invalidNewPassword, .malformedResetBody,
-            .mailDeliveryFailed:
+            .mailDeliveryFailed, .invalidCookieLogin:
             nil
         }
     }

@@ -2,6 +2,8 @@
 /// other schema these names are ordinary object ids.
 public enum UserAction: String, Sendable, CaseIterable {
     case accessToken, refreshToken, logout, loggedInUser, forgotPassword, resetPassword
+    /// The legacy OAuth 1.0 cookie login, `GET /<userSchema>/login` (§8.9).
+    case login
 
     /// The action a raw request path names, nil when the first segment is not a user schema.
     public static func of(path: Substring, in users: UserAccounts) -> UserAction? {

@@ -1,13 +1,19 @@
 import Hummingbird
 import Logging
 import StackMobCore
+import StackMobMail
 
 /// Builds the application from a configuration: opens the backend (databases, keys), builds the
 /// router and wraps it for the HTTP server.
 public func buildApplication(
     configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), logger: Logger
 ) async throws -> some ApplicationProtocol {
-    let backend = try await Backend.open(configuration, clock: clock, logger: logger)
+    // SMTP when `mail.smtp.host` is set; nil = each environment's outbox.
+    let mailer = SMTPMailer(mail: configuration.mail, logger: logger)
+    if let smtp = configuration.mail.smtp.host {
+        logger.info("Mail goes over SMTP", metadata: ["sm.smtp.host": "\(smtp)", "sm.smtp.port": "\(configuration.mail.smtp.port)"])
+    }
+    let backend = try await Backend.open(configuration, clock: clock, mailer: mailer, logger: logger)
     logKeys(of: backend, logger: logger)
     let router = buildRouter(backend: backend, clock: clock)
     return Application(

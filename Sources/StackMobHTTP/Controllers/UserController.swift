@@ -35,6 +35,7 @@ struct UserController: RouterMiddleware {
         case (.loggedInUser, .get): return try await loggedInUser(request, context, users, schema)
         case (.forgotPassword, .post): return try await forgotPassword(request, context, users, schema)
         case (.resetPassword, .post): return try await resetPassword(request, context, users, schema)
+        case (.login, .get): return try await cookieLogin(request, context, users, schema)
         default: return try await next(request, context)
         }
     }
@@ -69,6 +70,13 @@ struct UserController: RouterMiddleware {
             try await users.logout(accessToken: mac.id)
             context.logger.info("User logged out", metadata: ["sm.schema": "\(schema.name)"])
         }
+        // The legacy cookie session (§8.9) ends too, answered with the logged-out cookie.
+        if let environment = context.environment, try await users.endCookieSession(request.headers[.cookie], environment: environment.kind) {
+            context.logger.info("Cookie session ended", metadata: ["sm.schema": "\(schema.name)"])
+            var response = JSONResponse.make(.object([:]))
+            response.headers[.setCookie] = CookieSession.loggedOutHeader(environment.kind)
+            return response
+        }
         return JSONResponse.make(.object([:]))
     }
 
@@ -99,5 +107,20 @@ struct UserController: RouterMiddleware {
         try await users.resetPassword(schema, caller: context.caller, old: old, new: new)
         context.logger.info("Password reset", metadata: ["sm.schema": "\(schema.name)"])
         return JSONResponse.make(.object([:]))
+    }
+
+    /// Legacy OAuth 1.0 login (§8.9): `username`/`password` query parameters, or the schema's own
+    /// login and password field names. Answers the user and a `session_*` cookie.
+    private func cookieLogin(_ request: Request, _ context: Context, _ users: UserAccounts, _ schema: UserSchema) async throws -> Response {
+        guard let environment = context.environment else { throw UserAccountError.invalidCookieLogin }
+        let parameters = try await FormBody.parameters(request, limit: maxBodyBytes)
+        guard let login = parameters["username"] ?? parameters[schema.loginField],
+            let password = parameters["password"] ?? parameters[schema.passwordField]
+        else { throw UserAccountError.invalidCookieLogin }
+        let (user, cookie) = try await users.cookieLogin(schema, login: login, password: password)
+        context.logger.info("User logged in with a cookie session", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
+        var response = JSONResponse.make(.object(user))
+        response.headers[.setCookie] = CookieSession.loginHeader(environment.kind, value: cookie)
+        return response
     }
 }

@@ -58,7 +58,8 @@ enum ErrorMapping {
 
     private static func map(_ error: UserAccountError) -> Mapped {
         switch error {
-        case .accessDenied, .temporaryPasswordResetRequired, .invalidGrant, .notLoggedIn, .wrongOldPassword, .unknownUser, .noEmailAddress:
+        case .accessDenied, .temporaryPasswordResetRequired, .invalidGrant, .notLoggedIn, .wrongOldPassword, .unknownUser, .noEmailAddress,
+            .invalidCookieLogin:
             return Mapped(status: .unauthorized, message: error.error, isClientError: true, description: error.errorDescription)
         case .invalidNewPassword, .malformedResetBody:
             return Mapped(status: .badRequest, message: error.error, isClientError: true)

@@ -3,7 +3,7 @@ import GRDB
 
 /// `TokenStore` on the environment's SQLite database (tables of migration v002).
 public struct SQLiteTokenStore: TokenStore {
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     public init(engine: SQLiteStorageEngine) {
         pool = engine.pool

@@ -1,0 +1,41 @@
+extension UserAccounts {
+    /// Verifies a two-legged OAuth 1.0 HMAC-SHA1 signature made with this environment's key
+    /// pair (PROTOCOL §3.3, D13): consumer key = public key, secret = private key.
+    ///
+    /// Failures name what was wrong, never the expected signature or a key.
+    public func verifyOAuth1(_ header: String, _ credentials: RequestCredentials, keys: AppKeys) async throws(AuthenticationError) -> Caller {
+        guard let authorization = OAuth1Authorization.parse(header), let consumerKey = authorization.consumerKey,
+            let nonce = authorization.nonce, !nonce.isEmpty, let timestamp = authorization.timestamp
+        else { throw .malformedOAuthAuthorization }
+        guard authorization.signatureMethod?.uppercased() == "HMAC-SHA1" else { throw .unsupportedOAuthSignatureMethod }
+        if let version = authorization.version, version != "1.0" { throw .unsupportedOAuthSignatureMethod }
+        guard constantTimeEquals(consumerKey, keys.publicKey) else { throw .unknownConsumerKey }
+        let now = clock.nowMilliseconds()
+        let window = Int64(settings.oauth1TimestampWindowSeconds)
+        if window > 0, abs(now / 1000 - timestamp) > window { throw .staleOAuthTimestamp }
+        guard OAuth1Verification.matches(authorization, secret: keys.privateKey, credentials) else { throw .badOAuthSignature }
+        // Recorded only once the signature is good, so forged requests cannot fill the cache.
+        let keepUntil = window > 0 ? (timestamp + window) * 1000 : now + 600_000
+        let fresh = await nonces.record(token: "oauth1\n\(consumerKey)", ts: timestamp, nonce: nonce, mac: "", expiresAt: keepUntil, now: now)
+        guard fresh else { throw .replayedOAuthNonce }
+        return .privateKey
+    }
+}
+
+/// The signature comparison of `verifyOAuth1`, apart so that unit tests can drive it.
+public enum OAuth1Verification {
+    public static func matches(_ authorization: OAuth1Authorization, secret: String, _ credentials: RequestCredentials) -> Bool {
+        let baseURLs = OAuth1Candidates.baseURLs(
+            path: credentials.path, host: credentials.host, forwardedProto: credentials.forwardedProto, forwardedPort: credentials.forwardedPort)
+        let parameterStrings = OAuth1Candidates.normalizedParameters(oauth: authorization.parameters, rawQuery: credentials.rawQuery)
+        var matched = false
+        // Every candidate is computed and compared, so timing does not tell which form matched.
+        for baseURL in baseURLs {
+            for parameters in parameterStrings {
+                let base = OAuth1Signature.baseString(method: credentials.method, baseURL: baseURL, normalizedParameters: parameters)
+                if constantTimeEquals(OAuth1Signature.sign(baseString: base, consumerSecret: secret), authorization.signature) { matched = true }
+            }
+        }
+        return matched
+    }
+}
