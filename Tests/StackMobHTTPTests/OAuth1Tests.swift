@@ -112,10 +112,10 @@ struct OAuth1Tests {
     @Test("timestamp window configurable: 0 disables it; the window follows the server clock")
     func window() async throws {
         let clock = ManualClock()
-        try await TestServer.run(configure: { $0.development.oauth1TimestampWindowSeconds = 0 }, clock: clock) { client in
+        try await TestServer.run(configure: { $0.development.oauth1TimestampWindowSeconds = 0 }, clock: clock) { client async throws in
             #expect(try await client.oauth1(.get, "/todo", shape: .iOS, timestamp: 1).status == .ok)
         }
-        try await TestServer.run(clock: clock) { client in
+        try await TestServer.run(clock: clock) { client async throws in
             let serverNow = clock.nowMilliseconds() / 1000
             #expect(try await client.oauth1(.get, "/todo", shape: .java, timestamp: serverNow + 590).status == .ok)
             #expect(try await client.oauth1(.get, "/todo", shape: .java, timestamp: serverNow - 601).status == .unauthorized)
