@@ -97,7 +97,10 @@ struct TypeInferenceTests {
             let unknownSchema = try await production.post("/widget", ["name": "x"])
             #expect(unknownSchema.status == .badRequest)
             #expect(unknownSchema.error == "Schema 'widget' does not exist")
-            #expect(try await production.get("/widget").error == "Schema 'widget' does not exist")
+            // A single segment that is neither a schema nor a custom-code method: 404 (§10.4).
+            let unknownName = try await production.get("/widget")
+            #expect(unknownName.status == .notFound)
+            #expect(unknownName.error == "No custom code method or schema named 'widget'")
             #expect(try await production.get("/widget/1").status == .badRequest)
             // The user schema is declared by configuration, so it exists, with only its password field.
             let unknownField = try await production.post("/user", ["username": "ann", "password": "pw", "age": 30])

@@ -8,7 +8,10 @@ struct ConfigurationDecoder {
 
     static func decode(_ tree: JSONObject) throws -> ServerConfiguration {
         let root = ConfigurationDecoder(tree: tree, path: [])
-        try root.refuseUnknownKeys(["app_name", "listen", "data_dir", "log_level", "limits", "storage", "passwords", "environments", "mail"])
+        try root.refuseUnknownKeys([
+            "app_name", "listen", "data_dir", "log_level", "limits", "storage", "passwords", "environments", "mail", "files",
+            "custom_code",
+        ])
         var configuration = ServerConfiguration()
         configuration.appName = try root.string("app_name") ?? configuration.appName
         if let listen = try root.section("listen") {
@@ -45,6 +48,13 @@ struct ConfigurationDecoder {
                 configuration.mail.smtp.timeoutSeconds = try smtp.integer("timeout_seconds", in: 1...600) ?? configuration.mail.smtp.timeoutSeconds
             }
         }
+        if let files = try root.section("files") {
+            configuration.files = try files.files()
+        }
+        if let customCode = try root.section("custom_code") {
+            try customCode.refuseUnknownKeys(["timeout_seconds"])
+            configuration.customCodeTimeoutSeconds = try customCode.integer("timeout_seconds", in: 1...3600) ?? configuration.customCodeTimeoutSeconds
+        }
         if let environments = try root.section("environments") {
             try environments.refuseUnknownKeys(EnvironmentKind.allCases.map(\.rawValue))
             if let development = try environments.section("development") {
@@ -62,7 +72,7 @@ struct ConfigurationDecoder {
         try refuseUnknownKeys([
             "public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships",
             "access_token_lifetime_seconds", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
-            "oauth1_timestamp_window_seconds",
+            "oauth1_timestamp_window_seconds", "cors_allowed_origins", "cors_max_age_seconds", "custom_code",
         ])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
@@ -75,6 +85,23 @@ struct ConfigurationDecoder {
             try integer("oauth1_timestamp_window_seconds", in: 0...86_400) ?? settings.oauth1TimestampWindowSeconds
         settings.expiredTokenAsAnonymous = try bool("expired_token_as_anonymous") ?? settings.expiredTokenAsAnonymous
         settings.singleSession = try bool("single_session") ?? settings.singleSession
+        if let origins = try array("cors_allowed_origins") {
+            settings.corsAllowedOrigins = try origins.enumerated().map { index, element in
+                guard let origin = element.stringValue, !origin.isEmpty else {
+                    throw ConfigurationError(key: keyPath("cors_allowed_origins[\(index)]"), "must be a non-empty string")
+                }
+                return origin
+            }
+        }
+        settings.corsMaxAgeSeconds = try integer("cors_max_age_seconds", in: 0...86_400) ?? settings.corsMaxAgeSeconds
+        if let methods = try object("custom_code") {
+            settings.customCode = try methods.keys.sorted().map { name in
+                guard let url = methods[name]?.stringValue else {
+                    throw ConfigurationError(key: keyPath("custom_code.\(name)"), "must be the webhook URL as a string")
+                }
+                return CustomCodeMethod(name: name, url: url)
+            }
+        }
         if let list = try array("user_schemas") {
             settings.userSchemas = try list.enumerated().map { index, element in
                 guard let object = element.objectValue else {
@@ -115,17 +142,17 @@ struct ConfigurationDecoder {
 
     // MARK: - Typed access
 
-    private func keyPath(_ key: String) -> String {
+    func keyPath(_ key: String) -> String {
         (path + [key]).joined(separator: ".")
     }
 
-    private func refuseUnknownKeys(_ known: [String]) throws {
+    func refuseUnknownKeys(_ known: [String]) throws {
         for key in tree.keys.sorted() where !known.contains(key) {
             throw ConfigurationError(key: keyPath(key), "unknown key (known here: \(known.joined(separator: ", ")))")
         }
     }
 
-    private func section(_ key: String) throws -> ConfigurationDecoder? {
+    func section(_ key: String) throws -> ConfigurationDecoder? {
         switch tree[key] {
         case nil, .null?: return nil
         case .object(let object)?: return ConfigurationDecoder(tree: object, path: path + [key])
@@ -133,7 +160,7 @@ struct ConfigurationDecoder {
         }
     }
 
-    private func string(_ key: String) throws -> String? {
+    func string(_ key: String) throws -> String? {
         switch tree[key] {
         case nil, .null?: return nil
         case .string(let value)?: return value
@@ -141,7 +168,7 @@ struct ConfigurationDecoder {
         }
     }
 
-    private func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
+    func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
         let number: Int?
         switch tree[key] {
         case nil, .null?: return nil
@@ -166,7 +193,7 @@ struct ConfigurationDecoder {
         }
     }
 
-    private func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, _ type: Choice.Type) throws -> Choice?
+    func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, _ type: Choice.Type) throws -> Choice?
     where Choice.RawValue == String {
         guard let text = try string(key) else { return nil }
         guard let value = Choice(rawValue: text.lowercased()) else {

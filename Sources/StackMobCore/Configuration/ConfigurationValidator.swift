@@ -22,6 +22,7 @@ enum ConfigurationValidator {
             try validate(configuration.settings(for: kind), prefix: "environments.\(kind.rawValue)")
         }
         try MailSettingsValidator.validate(configuration.mail)
+        try validateFiles(configuration.files)
         if let development = configuration.development.publicKey, development == configuration.production.publicKey {
             throw ConfigurationError(key: "environments.production.public_key", "must differ from the development public key")
         }
@@ -35,6 +36,7 @@ enum ConfigurationValidator {
         if let key = settings.privateKey, key.count < 16 {
             throw ConfigurationError(key: "\(prefix).private_key", "must be at least 16 characters long")
         }
+        try validateCustomCode(settings.customCode, prefix: prefix)
         for (schema, fields) in settings.indexes {
             guard Identifier.isValidSchemaName(schema) else {
                 throw ConfigurationError(key: "\(prefix).indexes.\(schema)", "'\(schema)' is not a valid schema name")

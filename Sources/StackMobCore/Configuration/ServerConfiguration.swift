@@ -15,7 +15,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var idleTimeoutSeconds = 60
     public var durability = SQLiteStorageEngine.Durability.full
     public var passwordRounds = PasswordHasher.defaultRounds
-    public var development = EnvironmentSettings(schemaInference: true)
+    /// Binary fields (PROTOCOL §7): where files are stored and served.
+    public var files = FileSettings()
+    /// How long the server waits for a custom-code webhook before answering 504.
+    public var customCodeTimeoutSeconds = 25
+    public var development = EnvironmentSettings(schemaInference: true, corsAllowedOrigins: ["*"])
     public var production = EnvironmentSettings(schemaInference: false)
     /// Outgoing mail: SMTP when `mail.smtp.host` is set, else the outbox.
     public var mail = MailSettings()
@@ -67,11 +71,18 @@ public struct EnvironmentSettings: Sendable, Equatable {
     public var expiredTokenAsAnonymous = false
     /// Whether a login ends the user's other sessions (D24).
     public var singleSession = false
+    /// Browser origins allowed to call the API (PROTOCOL §2.10); `*` allows any origin.
+    public var corsAllowedOrigins: [String] = []
+    /// How long a browser may cache a pre-flight answer.
+    public var corsMaxAgeSeconds = 600
+    /// Custom-code methods (PROTOCOL §10): each name, matched case-insensitively, forwards to a webhook.
+    public var customCode: [CustomCodeMethod] = []
 
     public init(
         publicKey: String? = nil, privateKey: String? = nil, schemaInference: Bool, userSchemas: [UserSchema] = [UserSchema()],
-        indexes: [String: [[String]]] = [:]
+        indexes: [String: [[String]]] = [:], corsAllowedOrigins: [String] = []
     ) {
+        self.corsAllowedOrigins = corsAllowedOrigins
         self.publicKey = publicKey
         self.privateKey = privateKey
         self.schemaInference = schemaInference

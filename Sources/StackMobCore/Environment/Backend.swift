@@ -9,6 +9,8 @@ public struct Backend: Sendable {
     /// The outgoing mail transport given at start-up (SMTP when configured); nil = each
     /// environment's outbox.
     public let mailer: (any Mailer)?
+    /// Where binary fields' bytes are kept (PROTOCOL §7).
+    public let files: any FileStore
 
     public func environment(_ kind: EnvironmentKind) -> AppEnvironment {
         switch kind {
@@ -21,7 +23,7 @@ public struct Backend: Sendable {
     /// environment (applying migrations) and loads the schema registries.
     public static func open(
         _ configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), mailer: (any Mailer)? = nil,
-        logger: Logger
+        fileStore: (any FileStore)? = nil, logger: Logger
     ) async throws -> Backend {
         let directory = configuration.dataDirectory
         do {
@@ -60,6 +62,6 @@ public struct Backend: Sendable {
         }
         return Backend(
             configuration: configuration, development: environments[.development]!, production: environments[.production]!,
-            mailer: mailer)
+            mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory))
     }
 }

@@ -96,7 +96,7 @@ public enum QueryBinder {
 
     static func typedValue(_ raw: String, as type: FieldType) -> JSONValue? {
         switch type {
-        case .string, .password:
+        case .string, .password, .binary:
             return .string(raw)
         case .integer:
             if let integer = Int64(raw) { return .integer(integer) }

@@ -12,6 +12,8 @@ public enum FieldType: Sendable, Hashable {
     /// A relationship to objects of `target` (PROTOCOL §6.1): one-to-one holds one primary key,
     /// one-to-many an array of primary keys (stored like an array of strings).
     case relation(target: String, toMany: Bool)
+    /// A file (PROTOCOL §7): the value is the public URL string of the stored bytes.
+    case binary
 
     public enum ArrayElementType: String, Sendable, Hashable {
         case string, integer, float, boolean
@@ -29,6 +31,7 @@ extension FieldType {
         case .array(let element): "array[\(element.rawValue)]"
         case .geopoint: "geopoint"
         case .password: "password"
+        case .binary: "binary"
         case .relation(let target, let toMany): "\(toMany ? Self.oneToManyPrefix : Self.oneToOnePrefix)\(target)"
         }
     }
@@ -41,6 +44,7 @@ extension FieldType {
         case "boolean": self = .boolean
         case "geopoint": self = .geopoint
         case "password": self = .password
+        case "binary": self = .binary
         case _ where name.hasPrefix(Self.oneToOnePrefix):
             guard let target = Self.relationTarget(name, prefix: Self.oneToOnePrefix) else { return nil }
             self = .relation(target: target, toMany: false)

@@ -30,7 +30,7 @@ public enum FieldValueRules {
     /// An integer fits a float field (and is stored as a float); nothing else is converted.
     public static func conform(_ value: JSONValue, to type: FieldType) -> JSONValue? {
         switch (type, value) {
-        case (.string, .string), (.password, .string), (.integer, .integer), (.float, .float), (.boolean, .bool):
+        case (.string, .string), (.password, .string), (.binary, .string), (.integer, .integer), (.float, .float), (.boolean, .bool):
             return value
         case (.float, .integer(let integer)):
             return .float(Double(integer))

@@ -13,30 +13,50 @@ public func buildApplication(
     if let smtp = configuration.mail.smtp.host {
         logger.info("Mail goes over SMTP", metadata: ["sm.smtp.host": "\(smtp)", "sm.smtp.port": "\(configuration.mail.smtp.port)"])
     }
-    let backend = try await Backend.open(configuration, clock: clock, mailer: mailer, logger: logger)
+    // The outgoing HTTP client (webhooks, S3) runs as a service of the app, which shuts it down.
+    let webhooks = WebhookClient()
+    let backend: Backend
+    do {
+        backend = try await Backend.open(
+            configuration, clock: clock, mailer: mailer, fileStore: makeFileStore(configuration, client: webhooks), logger: logger)
+    } catch {
+        // The app never runs, so its services never shut the client down.
+        try? await webhooks.client.shutdown()
+        throw error
+    }
     logKeys(of: backend, logger: logger)
-    let router = buildRouter(backend: backend, clock: clock)
+    let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks)
     return Application(
         responder: MethodOverrideResponder(next: router.buildResponder(), clock: clock),
         server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "StackMob Server"),
+        services: [webhooks],
         logger: logger)
 }
 
 /// The routes, behind the middleware listed in the order a request passes through it.
-public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock()) -> Router<StackMobRequestContext> {
+public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock(), webhooks: WebhookClient) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ServerHeadersMiddleware(clock: clock))
+    router.add(middleware: CORSMiddleware(backend: backend))
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: NotFoundMiddleware())
+    if let local = backend.files as? LocalFileStore {
+        router.add(middleware: FilesMiddleware(store: local))
+    }
     router.add(middleware: AuthenticationMiddleware(backend: backend))
     router.add(middleware: UserController(maxBodyBytes: backend.configuration.maxBodyBytes))
+    router.add(
+        middleware: CustomCodeMiddleware(
+            webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds, maxBodyBytes: backend.configuration.maxBodyBytes))
 
     ServerController().addRoutes(to: router)
-    DatastoreController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: router)
+    ListAPIController().addRoutes(to: router)
+    DatastoreController(maxBodyBytes: backend.configuration.maxBodyBytes, fileStore: backend.files, files: backend.configuration.files)
+        .addRoutes(to: router)
     RelationsController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: router)
     return router
 }
@@ -51,5 +71,13 @@ private func logKeys(of backend: Backend, logger: Logger) {
             metadata["sm.private_key"] = "\(environment.keys.privateKey)"
         }
         logger.notice("API keys", metadata: metadata)
+    }
+}
+
+/// The configured file store for binary fields; nil = the local directory (`Backend.open`).
+private func makeFileStore(_ configuration: ServerConfiguration, client: WebhookClient) -> (any FileStore)? {
+    switch configuration.files.store {
+    case .local: return nil
+    case .s3: return configuration.files.s3.map { S3FileStore(settings: $0, client: client.client) }
     }
 }

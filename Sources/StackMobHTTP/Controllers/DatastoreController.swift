@@ -5,6 +5,9 @@ import StackMobCore
 /// the answer.
 struct DatastoreController {
     let maxBodyBytes: Int
+    /// Binary fields (§7); nil stores envelopes as plain strings.
+    var fileStore: (any FileStore)? = nil
+    var files = FileSettings()
 
     func addRoutes(to router: Router<StackMobRequestContext>) {
         router.get("/:schema", use: query)
@@ -67,10 +70,12 @@ struct DatastoreController {
             let expand = try ExpandDepth.of(request)
             // X-StackMob-Relations, even empty, makes POST an upsert of the whole graph (D2, §6.5).
             let result: Datastore.WriteResult
-            if let header = request.headers[.stackMobRelations] {
-                result = try await datastore.upsertGraph(object, in: schema, relations: try RelationMap.parse(header), caller: context.caller)
-            } else {
-                result = try await datastore.create(object, in: schema, caller: context.caller)
+            let relations = request.headers[.stackMobRelations]
+            result = try await withFiles(request, context, body: object, schema: schema, id: nil, replacing: relations != nil, stored: \.object) { object in
+                if let header = relations {
+                    return try await datastore.upsertGraph(object, in: schema, relations: try RelationMap.parse(header), caller: context.caller)
+                }
+                return try await datastore.create(object, in: schema, caller: context.caller)
             }
             // Relations are ids unless expansion was asked for (D3, D36).
             let stored = try await datastore.expanded(result.object, in: schema, depth: expand)
@@ -110,13 +115,19 @@ struct DatastoreController {
         let datastore = try context.requireEnvironment().datastore
         let body = try await RequestBodyReader.object(request, limit: maxBodyBytes)
         let schemaName = try schema(context)
-        let object = try await datastore.update(id: try id(context), in: schemaName, changes: body, caller: context.caller)
+        let id = try id(context)
+        let object = try await withFiles(request, context, body: body, schema: schemaName, id: id, replacing: true, stored: { $0 }) { body in
+            try await datastore.update(id: id, in: schemaName, changes: body, caller: context.caller)
+        }
         return JSONResponse.make(.object(try await datastore.expanded(object, in: schemaName, depth: try ExpandDepth.of(request))))
     }
 
     /// 200 `{}`, or the legacy text the Java-family SDKs expect (D1).
     @Sendable func delete(_ request: Request, context: StackMobRequestContext) async throws -> Response {
-        try await context.requireEnvironment().datastore.delete(id: try id(context), in: try schema(context))
+        let (id, schema) = (try id(context), try schema(context))
+        try await deletingFiles(request, context, schema: schema, id: id) {
+            try await context.requireEnvironment().datastore.delete(id: id, in: schema)
+        }
         let userAgent = request.headers[.userAgent] ?? ""
         if userAgent.hasPrefix("StackMob (Java Client") || userAgent.hasPrefix("StackMob (Android") {
             return Response(

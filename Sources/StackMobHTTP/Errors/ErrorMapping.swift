@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import StackMobCore
@@ -24,6 +25,8 @@ enum ErrorMapping {
         case let error as AuthenticationError: return Mapped(status: .unauthorized, message: error.message, isClientError: true)
         case let error as RequestError: return map(error)
         case let error as UserAccountError: return map(error)
+        case let error as BinaryFieldError: return map(error)
+        case let error as CustomCodeError: return map(error)
         case is NIOTooManyBytesError: return Mapped(status: .contentTooLarge, message: "The request body is too large", isClientError: true)
         case let error as HTTPError:
             return Mapped(status: error.status, message: error.body ?? error.status.reasonPhrase, isClientError: error.status.code < 500)
@@ -68,11 +71,32 @@ enum ErrorMapping {
         }
     }
 
+    private static func map(_ error: BinaryFieldError) -> Mapped {
+        switch error {
+        case .malformedEnvelope, .invalidBase64: return Mapped(status: .badRequest, message: error.message, isClientError: true)
+        case .tooLarge: return Mapped(status: .contentTooLarge, message: error.message, isClientError: true)
+        case .storageFailed: return Mapped(status: .internalServerError, message: error.message, isClientError: false)
+        }
+    }
+
+    private static func map(_ error: CustomCodeError) -> Mapped {
+        switch error {
+        case .timedOut: return Mapped(status: .gatewayTimeout, message: error.message, isClientError: false)
+        case .unreachable: return Mapped(status: .serviceUnavailable, message: error.message, isClientError: false)
+        case .unknownMethod: return Mapped(status: .notFound, message: error.message, isClientError: true)
+        }
+    }
+
     /// The response for an error: `{"error": "<message>"}` with the JSON content type.
     static func response(for error: any Error) -> Response {
         let mapped = map(error)
         var body: JSONObject = ["error": .string(mapped.message)]
         if let description = mapped.description { body["error_description"] = .string(description) }
-        return JSONResponse.make(.object(body), status: mapped.status)
+        var headers = HTTPFields()
+        if case .unreachable? = error as? CustomCodeError {
+            // Every SDK retries a 503 that says when (PROTOCOL §10.3).
+            headers[HTTPField.Name("Retry-After")!] = String(CustomCodeError.retryAfterSeconds)
+        }
+        return JSONResponse.make(.object(body), status: mapped.status, headers: headers)
     }
 }

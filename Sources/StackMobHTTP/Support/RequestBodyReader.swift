@@ -20,6 +20,15 @@ enum RequestBodyReader {
         }
     }
 
+    /// The raw body, possibly empty (custom code forwards it as it is).
+    static func bytes(_ request: Request, limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw RequestError.bodyTooLarge(limit: limit)
+        }
+    }
+
     static func object(_ request: Request, limit: Int) async throws -> JSONObject {
         guard let object = try await json(request, limit: limit).objectValue else { throw DatastoreError.notAnObject }
         return object

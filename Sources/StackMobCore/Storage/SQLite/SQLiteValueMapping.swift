@@ -7,7 +7,7 @@ import GRDB
 enum SQLiteValueMapping {
     static func columnType(_ type: FieldType) -> String {
         switch type {
-        case .string, .password, .array, .geopoint, .relation: "TEXT"
+        case .string, .password, .array, .geopoint, .relation, .binary: "TEXT"
         case .integer, .boolean: "INTEGER"
         case .float: "REAL"
         }

@@ -1,0 +1,23 @@
+/// The `files` section (binary fields, PROTOCOL §7).
+extension ConfigurationDecoder {
+    func files() throws -> FileSettings {
+        try refuseUnknownKeys(["max_bytes", "base_url", "store", "s3"])
+        var settings = FileSettings()
+        settings.maxBytes = try integer("max_bytes", in: 1...Int(Int32.max)) ?? settings.maxBytes
+        settings.baseURL = try string("base_url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        settings.store = try choice("store", FileSettings.Store.self) ?? settings.store
+        if let s3 = try section("s3") {
+            try s3.refuseUnknownKeys(["endpoint", "bucket", "region", "access_key_id", "secret_access_key"])
+            func required(_ key: String) throws -> String {
+                guard let value = try s3.string(key), !value.isEmpty else {
+                    throw ConfigurationError(key: s3.keyPath(key), "is required when files.s3 is given")
+                }
+                return value
+            }
+            settings.s3 = S3Settings(
+                endpoint: try required("endpoint"), bucket: try required("bucket"), region: try s3.string("region") ?? "us-east-1",
+                accessKeyID: try required("access_key_id"), secretAccessKey: try required("secret_access_key"))
+        }
+        return settings
+    }
+}

@@ -1,0 +1,121 @@
+/// Stores the files of binary fields around an object write (PROTOCOL §7, D32).
+///
+/// Files are stored before the write, since the write stores their URLs; a failed write
+/// removes them again. Files an object no longer references are removed only after the write
+/// committed, so a failed write never loses the previous file.
+public struct BinaryFields: Sendable {
+    public let store: any FileStore
+    public let datastore: Datastore
+    public let environment: EnvironmentKind
+    public let maxBytes: Int
+    /// The base of the URLs, without a trailing slash (`…/_files` or the object store).
+    public let baseURL: String
+
+    public init(store: any FileStore, datastore: Datastore, environment: EnvironmentKind, maxBytes: Int, baseURL: String) {
+        self.store = store
+        self.datastore = datastore
+        self.environment = environment
+        self.maxBytes = maxBytes
+        self.baseURL = baseURL
+    }
+
+    public struct Upload: Sendable {
+        /// The body with each uploaded envelope replaced by its file's URL.
+        public var body: JSONObject
+        public let stored: [FileKey]
+    }
+
+    /// Whether a write of `body` may add, replace or drop files: it carries an envelope, or it
+    /// touches a binary field. Other writes skip the file handling entirely.
+    public func concerns(_ body: JSONObject, schema schemaName: String, fieldTypes: String?) -> Bool {
+        let definition = (try? Identifier.schemaName(fromRequest: schemaName)).flatMap { datastore.registry.definition(named: $0) }
+        let declared = Set((fieldTypes.map(FieldTypesHeader.parse) ?? []).filter { $0.type == "binary" }.map { $0.path })
+        return body.contains { field, value in
+            if definition?.type(of: field) == .binary || declared.contains(field) { return true }
+            if case .string(let text) = value { return BinaryEnvelope.looksLikeEnvelope(text) }
+            return false
+        }
+    }
+
+    /// Declares new binary fields, stores the files of `body`'s envelopes and returns the body
+    /// with their URLs. `fieldTypes` is the `X-StackMob-FieldTypes` header (§6.6).
+    public func upload(_ body: JSONObject, schema schemaName: String, id: String, fieldTypes: String?) async throws -> Upload {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        let declared = Set((fieldTypes.map(FieldTypesHeader.parse) ?? []).filter { $0.type == "binary" }.map { $0.path })
+        let definition = datastore.registry.definition(named: name)
+        var newFields: [String: FieldType] = [:]
+        var envelopes: [(field: String, envelope: BinaryEnvelope)] = []
+        for (field, value) in body.sorted(by: { $0.key < $1.key }) {
+            guard case .string(let text) = value, Identifier.isValidFieldName(field) else { continue }
+            let isEnvelope = BinaryEnvelope.looksLikeEnvelope(text)
+            switch definition?.type(of: field) {
+            case .binary?:
+                break
+            case nil where datastore.inferenceEnabled && (isEnvelope || declared.contains(field)):
+                newFields[field] = .binary
+            default:
+                // Another type: the text is stored as it is (or refused by the type check).
+                continue
+            }
+            guard isEnvelope else { continue }
+            let envelope = try BinaryEnvelope.parse(text, field: field)
+            guard envelope.bytes.count <= maxBytes else { throw BinaryFieldError.tooLarge(field: field, limit: maxBytes) }
+            envelopes.append((field, envelope))
+        }
+        if !newFields.isEmpty {
+            try await datastore.declareFields(newFields, in: name)
+        }
+        var result = body
+        var stored: [FileKey] = []
+        do {
+            for (field, envelope) in envelopes {
+                let key = FileKey(environment: environment, schema: name, id: id, field: field, filename: envelope.filename)
+                try await store.put(envelope.bytes, key: key, contentType: envelope.contentType)
+                stored.append(key)
+                result[field] = .string(baseURL + "/" + key.path)
+            }
+        } catch {
+            await remove(stored)
+            throw error
+        }
+        return Upload(body: result, stored: stored)
+    }
+
+    /// After a failed write: removes the files the upload stored, except those `previous` still
+    /// references (the same file name replaced in place).
+    public func discard(_ upload: Upload, previous: JSONObject?, schema: String, id: String) async {
+        let kept = Set(keys(in: previous, schema: schema, id: id).values)
+        await remove(upload.stored.filter { !kept.contains($0) })
+    }
+
+    /// After a committed write: removes the files of `previous` that `current` no longer
+    /// references (replaced, cleared, or the whole object deleted when `current` is nil).
+    public func removeUnreferenced(previous: JSONObject?, current: JSONObject?, schema: String, id: String) async {
+        let old = keys(in: previous, schema: schema, id: id)
+        let new = Set(keys(in: current, schema: schema, id: id).values)
+        await remove(old.values.filter { !new.contains($0) })
+    }
+
+    /// The files of an object's binary fields that this server stored for exactly this object
+    /// and field: a URL written by hand never names another object's file.
+    func keys(in object: JSONObject?, schema schemaName: String, id: String) -> [String: FileKey] {
+        guard let object, let name = try? Identifier.schemaName(fromRequest: schemaName),
+            let definition = datastore.registry.definition(named: name)
+        else { return [:] }
+        var keys: [String: FileKey] = [:]
+        for (field, type) in definition.fields where type == .binary {
+            guard let url = object[field]?.stringValue, let key = FileKey(url: url),
+                key.environment == environment, key.schema == name, key.id == id, key.field == field
+            else { continue }
+            keys[field] = key
+        }
+        return keys
+    }
+
+    private func remove(_ keys: [FileKey]) async {
+        // A file that cannot be removed is an orphan, not a failed request: the write is done.
+        for key in keys {
+            try? await store.delete(key)
+        }
+    }
+}

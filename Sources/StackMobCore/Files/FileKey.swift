@@ -1,0 +1,55 @@
+import Foundation
+
+/// Where a field's file lives: `<environment>/<schema>/<id>/<field>/<filename>`, every segment
+/// safe as one URL path segment and one directory name (PROTOCOL §7, D32).
+public struct FileKey: Sendable, Hashable {
+    public let environment: EnvironmentKind
+    public let schema: String
+    public let id: String
+    public let field: String
+    /// Sanitised: letters, digits, `.`, `-`, `_`; never starting with a dot.
+    public let filename: String
+
+    public init(environment: EnvironmentKind, schema: String, id: String, field: String, filename: String) {
+        self.environment = environment
+        self.schema = schema
+        self.id = id
+        self.field = field
+        self.filename = Self.sanitize(filename)
+    }
+
+    /// The key as path segments, escaped.
+    public var segments: [String] {
+        [environment.rawValue, schema, Self.escape(id), field, filename]
+    }
+
+    public var path: String { segments.joined(separator: "/") }
+
+    /// The key of a URL this server produced: its last five path segments. Nil for anything
+    /// else, so that a URL a client wrote by hand never names a file to delete.
+    public init?(url: String) {
+        guard let components = URLComponents(string: url), components.scheme?.hasPrefix("http") == true else { return nil }
+        let parts = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false).suffix(5).map(String.init)
+        guard parts.count == 5, let environment = EnvironmentKind(rawValue: parts[0]),
+            Identifier.isValidSchemaName(parts[1]), Identifier.isValidFieldName(parts[3]),
+            let id = parts[2].removingPercentEncoding, !id.isEmpty, Self.escape(id) == parts[2],
+            Self.sanitize(parts[4]) == parts[4]
+        else { return nil }
+        self.init(environment: environment, schema: parts[1], id: id, field: parts[3], filename: parts[4])
+    }
+
+    static func sanitize(_ name: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
+        var clean = String(name.map { allowed.contains($0) ? $0 : "_" }.prefix(200))
+        if clean.isEmpty || clean.hasPrefix(".") { clean = "file" + clean }
+        return clean
+    }
+
+    /// Percent-encodes everything but unreserved characters; `.` and `..` are encoded too, so an
+    /// id never walks up a directory.
+    static func escape(_ id: String) -> String {
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_~")
+        if id.contains(where: { $0 != "." }) { allowed.insert(".") }
+        return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
+    }
+}

@@ -1,0 +1,19 @@
+/// Where the bytes of binary fields are kept (PROTOCOL §7): a local directory by default, an
+/// S3-compatible object store as an option.
+public protocol FileStore: Sendable {
+    /// Stores the bytes under `key`, replacing any previous file there.
+    func put(_ bytes: [UInt8], key: FileKey, contentType: String) async throws
+    /// Removes the file; a missing file is not an error.
+    func delete(_ key: FileKey) async throws
+    /// The public URL base of the files when the store serves them itself (S3), without a
+    /// trailing slash; nil when the server serves them.
+    var publicBaseURL: String? { get }
+}
+
+/// A stored file as the server serves it.
+public struct StoredFile: Sendable {
+    public let bytes: [UInt8]
+    public let contentType: String
+    /// A strong validator: the SHA-256 of the bytes, as a quoted ETag.
+    public let etag: String
+}

@@ -1,0 +1,60 @@
+import Crypto
+import Foundation
+
+/// Files in `<data_dir>/files/<environment>/<schema>/<id>/<field>/<filename>`, served by the
+/// server itself. Each file has a sidecar `.meta-<filename>` holding its content type and ETag
+/// (file names are sanitised never to start with a dot, so the two cannot collide).
+public struct LocalFileStore: FileStore {
+    public let root: URL
+    public var publicBaseURL: String? { nil }
+
+    public init(dataDirectory: String) {
+        root = URL(fileURLWithPath: dataDirectory).appendingPathComponent("files", isDirectory: true)
+    }
+
+    public func put(_ bytes: [UInt8], key: FileKey, contentType: String) async throws {
+        let file = url(of: key)
+        let etag = "\"" + SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined().prefix(32) + "\""
+        let meta = JSONWriter.bytes(["content_type": .string(contentType), "etag": .string(etag)])
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // `.atomic` writes a temporary file and renames it: a crash never leaves half a file.
+            try Data(meta).write(to: metaURL(of: key), options: .atomic)
+            try Data(bytes).write(to: file, options: .atomic)
+        } catch {
+            throw BinaryFieldError.storageFailed(error.localizedDescription)
+        }
+    }
+
+    public func delete(_ key: FileKey) async throws {
+        let manager = FileManager.default
+        for url in [url(of: key), metaURL(of: key)] where manager.fileExists(atPath: url.path) {
+            try manager.removeItem(at: url)
+        }
+        // Empty field and object directories go too, so a deleted object leaves nothing behind.
+        var directory = url(of: key).deletingLastPathComponent()
+        for _ in 0..<2 {
+            guard (try? manager.contentsOfDirectory(atPath: directory.path))?.isEmpty == true else { break }
+            try? manager.removeItem(at: directory)
+            directory = directory.deletingLastPathComponent()
+        }
+    }
+
+    /// The file under `key`, or nil when there is none.
+    public func read(_ key: FileKey) -> StoredFile? {
+        guard let data = FileManager.default.contents(atPath: url(of: key).path),
+            let metaData = FileManager.default.contents(atPath: metaURL(of: key).path),
+            let meta = (try? JSONParser.parse(Array(metaData)))?.objectValue,
+            let contentType = meta["content_type"]?.stringValue, let etag = meta["etag"]?.stringValue
+        else { return nil }
+        return StoredFile(bytes: Array(data), contentType: contentType, etag: etag)
+    }
+
+    public func url(of key: FileKey) -> URL {
+        key.segments.reduce(root) { $0.appendingPathComponent($1) }
+    }
+
+    private func metaURL(of key: FileKey) -> URL {
+        url(of: key).deletingLastPathComponent().appendingPathComponent(".meta-" + key.filename)
+    }
+}

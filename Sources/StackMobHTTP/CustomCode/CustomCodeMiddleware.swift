@@ -1,0 +1,57 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import StackMobCore
+
+/// Custom code (PROTOCOL §10, §2.3 step 5): a single path segment naming a configured method,
+/// in any case, goes to the method's webhook with every verb; ACLs do not apply. Runs after
+/// authentication, so the webhook gets the verified user.
+///
+/// A single segment that is neither a method nor an existing schema answers 404 in production
+/// (§10.4) for reads and deletes. Development infers schemas, so there it stays a schema route
+/// (`GET /nonexistent` → `200 []`); a POST keeps the datastore's own answer in both.
+struct CustomCodeMiddleware: RouterMiddleware {
+    typealias Context = StackMobRequestContext
+    let webhooks: WebhookClient
+    let timeoutSeconds: Int
+    let maxBodyBytes: Int
+
+    /// Response headers that belong to the webhook's connection, not to the client's.
+    private static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "transfer-encoding", "content-length", "te", "trailer", "upgrade", "proxy-authenticate", "date", "server",
+    ]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
+        guard segments.count == 1, let environment = context.environment, let name = try? PathSegment.decode(segments[0]) else {
+            return try await next(request, context)
+        }
+        guard let method = environment.settings.customCodeMethod(named: name) else {
+            if !environment.datastore.inferenceEnabled, request.method != .post, name.lowercased() != "listapi",
+                environment.datastore.registry.definition(named: name.lowercased()) == nil
+            {
+                throw CustomCodeError.unknownMethod(name)
+            }
+            return try await next(request, context)
+        }
+        let body = try await RequestBodyReader.bytes(request, limit: maxBodyBytes)
+        var headers: [String: String] = [:]
+        for field in request.headers where CustomCodeCall.forwards(header: field.name.canonicalName) {
+            headers[field.name.canonicalName] = field.value
+        }
+        let call = CustomCodeCall(
+            method: method.name, verb: request.method.rawValue,
+            parameters: try QueryString.parameters(request.uri.query).map { (name: $0.key, value: $0.value) },
+            body: String(decoding: body.readableBytesView, as: UTF8.self), headers: headers, caller: context.caller,
+            environment: environment.kind, apiVersion: APIVersion.parse(accept: request.headers[.accept]))
+        context.logger.info("Custom code call", metadata: ["sm.method": "\(method.name)", "sm.verb": "\(call.verb)"])
+        let reply = try await webhooks.call(call, url: method.url, timeoutSeconds: timeoutSeconds, maxBodyBytes: maxBodyBytes)
+        var responseHeaders = HTTPFields()
+        for (name, value) in reply.headers where !Self.hopByHop.contains(name.lowercased()) {
+            if let fieldName = HTTPField.Name(name) { responseHeaders.append(HTTPField(name: fieldName, value: value)) }
+        }
+        if responseHeaders[.contentType] == nil { responseHeaders[.contentType] = JSONResponse.contentType }
+        responseHeaders[.contentLength] = String(reply.body.readableBytes)
+        return Response(status: HTTPResponse.Status(code: reply.status), headers: responseHeaders, body: .init(byteBuffer: reply.body))
+    }
+}
