@@ -1,3 +1,5 @@
+import StackMobCore
+
 /// Percent-decoding of path segments (PROTOCOL §2.2). Hummingbird hands routes the raw segments.
 enum PathSegment {
     /// Decodes `%XX` escapes. In an object-id segment a literal `+` is a space: the Java SDK
@@ -9,7 +11,7 @@ enum PathSegment {
         while let byte = iterator.next() {
             switch byte {
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(HexDigit.value), let low = iterator.next().flatMap(HexDigit.value) else {
                     throw .invalidPercentEncoding(String(raw))
                 }
                 bytes.append(high << 4 | low)
@@ -23,12 +25,4 @@ enum PathSegment {
         return decoded
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

@@ -61,7 +61,7 @@ public enum MACCandidates {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else { return nil }
+                guard index + 2 < bytes.count, let high = HexDigit.value(bytes[index + 1]), let low = HexDigit.value(bytes[index + 2]) else { return nil }
                 let value = high << 4 | low
                 if keeping.contains(value) {
                     output += bytes[index...index + 2]
@@ -77,12 +77,4 @@ public enum MACCandidates {
         return String(validating: output, as: UTF8.self)
     }
 
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }
