@@ -18,24 +18,13 @@ extension Datastore {
             let graph = RelationGraphWriter(datastore: self, writer: writer, caller: caller, now: now)
             // The field may have been created since the check above: decide again on committed state.
             let target = try Self.relatedSchemaName(field: field, in: graph.schema(named: name))
-            var succeeded: [String] = []
-            var failed: [String] = []
-            for (id, body) in prepared {
-                guard let body else {
-                    failed.append(id)
-                    continue
-                }
-                do {
-                    _ = try graph.write(body, id: id, in: target, relations: [:], upsert: false)
-                    succeeded.append(id)
-                } catch is DatastoreError {
-                    failed.append(id)
-                }
+            let result = try BulkResult.collecting(prepared) { id, body in
+                _ = try graph.write(body, id: id, in: target, relations: [:], upsert: false)
             }
             let existing = try graph.schema(named: name).flatMap { try writer.fetchObject($0, id: parentID) }
-            let ids = RelationLoader.ids(in: existing?[field]) + succeeded
+            let ids = RelationLoader.ids(in: existing?[field]) + result.succeeded
             _ = try graph.write([field: .array(ids.map(JSONValue.string))], id: parentID, in: name, relations: [field: target], upsert: true)
-            return BulkResult(succeeded: succeeded, failed: failed)
+            return result
         }
     }
 

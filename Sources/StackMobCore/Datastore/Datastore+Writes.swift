@@ -9,6 +9,29 @@ extension Datastore {
     public struct BulkResult: Sendable, Equatable {
         public let succeeded: [String]
         public let failed: [String]
+
+        /// Writes each prepared element in turn, inside the caller's transaction. An element
+        /// without a body, or whose write is refused, is listed in `failed` and does not stop the
+        /// others (§4.3, D4); any other error ends the whole transaction.
+        static func collecting(
+            _ prepared: [(id: String, body: JSONObject?)], _ write: (_ id: String, _ body: JSONObject) throws -> Void
+        ) throws -> BulkResult {
+            var succeeded: [String] = []
+            var failed: [String] = []
+            for (id, body) in prepared {
+                guard let body else {
+                    failed.append(id)
+                    continue
+                }
+                do {
+                    try write(id, body)
+                    succeeded.append(id)
+                } catch is DatastoreError {
+                    failed.append(id)
+                }
+            }
+            return BulkResult(succeeded: succeeded, failed: failed)
+        }
     }
 
     /// `POST /<schema>` with one object. With `upsert` (an `X-StackMob-Relations` header, D2) an
@@ -41,21 +64,9 @@ extension Datastore {
         let now = clock.nowMilliseconds()
         return try await storage.write { writer in
             var schema = self.registry.definition(named: name)
-            var succeeded: [String] = []
-            var failed: [String] = []
-            for (id, body) in prepared {
-                guard let body else {
-                    failed.append(id)
-                    continue
-                }
-                do {
-                    _ = try self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
-                    succeeded.append(id)
-                } catch is DatastoreError {
-                    failed.append(id)
-                }
+            return try BulkResult.collecting(prepared) { id, body in
+                _ = try self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
             }
-            return BulkResult(succeeded: succeeded, failed: failed)
         }
     }
 
