@@ -17,7 +17,7 @@ user ({"schema", "id"} or null), caller, environment, api_version. Whatever this
 (status, headers, body) goes back to the client.
 
 Calling back into the API: requests signed with OAuth 1.0 (PROTOCOL §3.3) using the environment's
-private key are trusted and bypass ACLs. This needs the server's OAuth 1.0 (private key) support.
+private key are trusted and bypass ACLs. `ExampleWebhookTests` runs this file against the server.
 """
 import base64
 import hashlib
@@ -98,6 +98,7 @@ class Webhook(BaseHTTPRequestHandler):
 
 
 if __name__ == "__main__":
-    port = int(os.environ.get("PORT", "9000"))
-    print(f"custom-code webhook listening on 127.0.0.1:{port}")
-    HTTPServer(("127.0.0.1", port), Webhook).serve_forever()
+    # PORT=0 takes any free port; the line below says which (the test suite reads it).
+    server = HTTPServer(("127.0.0.1", int(os.environ.get("PORT", "9000"))), Webhook)
+    print(f"custom-code webhook listening on 127.0.0.1:{server.server_address[1]}", flush=True)
+    server.serve_forever()

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The `stackmob-server` executable, spawned as a user would run it.
+/// The `stackmob-server` executable (or another program the tests need, such as the example
+/// webhook), spawned as a user would run it.
 public final class ServerProcess: Sendable {
     private let process: Process
     private let output = OutputBuffer()
@@ -11,11 +12,12 @@ public final class ServerProcess: Sendable {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stackmob-server")
     }
 
-    /// Starts the executable with `arguments`, in `directory`, with only the given environment
-    /// variables (so the developer's own `STACKMOB_…` variables cannot leak in).
-    public init(arguments: [String], directory: String, environment: [String: String] = [:]) throws {
+    /// Starts `executable` (by default the server) with `arguments`, in `directory`, with only
+    /// the given environment variables (so the developer's own `STACKMOB_…` variables cannot
+    /// leak in).
+    public init(executable: URL = executableURL, arguments: [String], directory: String, environment: [String: String] = [:]) throws {
         process = Process()
-        process.executableURL = Self.executableURL
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
@@ -50,9 +52,11 @@ public final class ServerProcess: Sendable {
         return line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
-    /// Sends SIGTERM and waits for the exit status.
-    public func terminate() async -> Int32 {
-        if process.isRunning { process.terminate() }
+    /// Sends `signal` (SIGTERM unless said otherwise) and waits for the exit status. Helper
+    /// programs need SIGKILL: they inherit the test runner's ignored SIGTERM (swift-service-
+    /// lifecycle ignores it in order to handle it itself).
+    public func terminate(signal: Int32 = SIGTERM) async -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
         return await waitForExit()
     }
 

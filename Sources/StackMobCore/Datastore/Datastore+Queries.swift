@@ -37,12 +37,16 @@ extension Datastore {
 
     /// `DELETE /<schema>?…`: deletes exactly the matching objects. A query is required: an empty
     /// one would delete the whole schema.
+    ///
+    /// Returns each deleted object's primary key and binary fields, whose files the caller
+    /// removes once the delete has committed (§7); nothing for a schema without binary fields.
     @discardableResult
-    public func deleteMatching(in schemaName: String, filter: QueryFilter?) async throws -> Int {
+    public func deleteMatching(in schemaName: String, filter: QueryFilter?) async throws -> [JSONObject] {
         guard let filter else { throw QueryError.deleteNeedsQuery }
-        guard let schema = try existingSchema(schemaName) else { return 0 }
+        guard let schema = try existingSchema(schemaName) else { return [] }
         let typed = try QueryBinder.bind(filter, to: schema)
-        return try await storage.write { try $0.deleteObjects(schema, matching: typed) }
+        let binaryFields = schema.fields.filter { $0.value == .binary }.map(\.key).sorted()
+        return try await storage.write { try $0.deleteObjects(schema, matching: typed, returning: binaryFields) }
     }
 
     func validateSelect(_ fields: [String]?, schema: SchemaDefinition, expand: Int) throws(QueryError) {

@@ -2,7 +2,8 @@
 ///
 /// Files are stored before the write, since the write stores their URLs; a failed write
 /// removes them again. Files an object no longer references are removed only after the write
-/// committed, so a failed write never loses the previous file.
+/// committed, and a new file never takes the path of the file it replaces, so a failed write
+/// never loses or alters the previous file.
 public struct BinaryFields: Sendable {
     public let store: any FileStore
     public let datastore: Datastore
@@ -38,8 +39,9 @@ public struct BinaryFields: Sendable {
     }
 
     /// Declares new binary fields, stores the files of `body`'s envelopes and returns the body
-    /// with their URLs. `fieldTypes` is the `X-StackMob-FieldTypes` header (§6.6).
-    public func upload(_ body: JSONObject, schema schemaName: String, id: String, fieldTypes: String?) async throws -> Upload {
+    /// with their URLs. `fieldTypes` is the `X-StackMob-FieldTypes` header (§6.6); `previous`
+    /// is the stored object the write will change, if any.
+    public func upload(_ body: JSONObject, schema schemaName: String, id: String, fieldTypes: String?, previous: JSONObject?) async throws -> Upload {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         let declared = Set((fieldTypes.map(FieldTypesHeader.parse) ?? []).filter { $0.type == "binary" }.map { $0.path })
         let definition = datastore.registry.definition(named: name)
@@ -67,9 +69,15 @@ public struct BinaryFields: Sendable {
         }
         var result = body
         var stored: [FileKey] = []
+        let current = keys(in: previous, schema: name, id: id)
         do {
             for (field, envelope) in envelopes {
-                let key = FileKey(environment: environment, schema: name, id: id, field: field, filename: envelope.filename)
+                var key = FileKey(environment: environment, schema: name, id: id, field: field, filename: envelope.filename)
+                if key == current[field] {
+                    // The same name again gets a new path: the old file stays intact until the
+                    // write commits, and caches keyed by URL never serve the old bytes.
+                    key = key.alternate
+                }
                 try await store.put(envelope.bytes, key: key, contentType: envelope.contentType)
                 stored.append(key)
                 result[field] = .string(baseURL + "/" + key.path)
@@ -81,19 +89,14 @@ public struct BinaryFields: Sendable {
         return Upload(body: result, stored: stored)
     }
 
-    /// After a failed write: removes the files the upload stored, except those `previous` still
-    /// references (the same file name replaced in place).
-    public func discard(_ upload: Upload, previous: JSONObject?, schema: String, id: String) async {
-        let kept = Set(keys(in: previous, schema: schema, id: id).values)
-        await remove(upload.stored.filter { !kept.contains($0) })
-    }
-
-    /// After a committed write: removes the files of `previous` that `current` no longer
-    /// references (replaced, cleared, or the whole object deleted when `current` is nil).
-    public func removeUnreferenced(previous: JSONObject?, current: JSONObject?, schema: String, id: String) async {
-        let old = keys(in: previous, schema: schema, id: id)
-        let new = Set(keys(in: current, schema: schema, id: id).values)
-        await remove(old.values.filter { !new.contains($0) })
+    /// After a committed delete: removes the files of the deleted objects, each given as it
+    /// was stored (at least its primary key and binary fields).
+    public func removeFiles(ofDeleted objects: [JSONObject], schema schemaName: String) async {
+        guard let name = try? Identifier.schemaName(fromRequest: schemaName), let definition = datastore.registry.definition(named: name) else { return }
+        for object in objects {
+            guard let id = object[definition.primaryKey]?.stringValue else { continue }
+            await remove(Array(keys(in: object, schema: name, id: id).values))
+        }
     }
 
     /// The files of an object's binary fields that this server stored for exactly this object
@@ -112,7 +115,7 @@ public struct BinaryFields: Sendable {
         return keys
     }
 
-    private func remove(_ keys: [FileKey]) async {
+    func remove(_ keys: [FileKey]) async {
         // A file that cannot be removed is an orphan, not a failed request: the write is done.
         for key in keys {
             try? await store.delete(key)

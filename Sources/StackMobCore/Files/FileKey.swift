@@ -38,6 +38,21 @@ public struct FileKey: Sendable, Hashable {
         self.init(environment: environment, schema: parts[1], id: id, field: parts[3], filename: parts[4])
     }
 
+    /// The same key with another file name (`a.png` → `a-1.png`, `a-1.png` → `a-2.png`), for a
+    /// file that must not take its predecessor's path.
+    public var alternate: FileKey {
+        // Sanitised names never start with a dot, so a dot found is an extension's.
+        let dot = filename.lastIndex(of: ".") ?? filename.endIndex
+        var stem = filename[..<dot]
+        let suffix = filename[dot...]
+        var number = 1
+        if let dash = stem.lastIndex(of: "-"), let previous = Int(stem[stem.index(after: dash)...]), previous > 0 {
+            number = previous + 1
+            stem = stem[..<dash]
+        }
+        return FileKey(environment: environment, schema: schema, id: id, field: field, filename: "\(stem.prefix(180))-\(number)\(suffix.prefix(15))")
+    }
+
     static func sanitize(_ name: String) -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
         var clean = String(name.map { allowed.contains($0) ? $0 : "_" }.prefix(200))

@@ -31,8 +31,10 @@ public protocol StorageWriter: StorageReader {
     func update(_ schema: SchemaDefinition, id: String, changes: JSONObject) throws
     /// Deletes an object; false when there was none.
     func delete(_ schema: SchemaDefinition, id: String) throws -> Bool
-    /// Deletes every object the filter matches; returns how many.
-    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter) throws -> Int
+    /// Deletes every object the filter matches. For each deleted object, returns its primary key
+    /// and the `returning` fields (what must be cleaned up after the commit, such as files);
+    /// nothing when `returning` is empty.
+    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter, returning: [String]) throws -> [JSONObject]
 }
 
 /// Failures the storage boundary translates for the domain.

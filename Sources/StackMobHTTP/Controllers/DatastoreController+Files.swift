@@ -4,36 +4,67 @@ import StackMobCore
 /// Binary fields around the object writes (PROTOCOL §7): uploads before the write, clean-up
 /// after it. Writes that carry no file and touch no binary field go straight to the datastore.
 extension DatastoreController {
-    /// Runs `write` with the body's envelopes replaced by file URLs. `id` is nil on create (the
-    /// key is then taken from the body or generated); `replacing` is false for a plain create,
-    /// which must not overwrite another object's files.
+    /// Runs `write` with the envelopes of `body` (and of the related objects `relations` names)
+    /// replaced by file URLs. `id` is nil on create (the key is then taken from the body or
+    /// generated); `replacing` is false for a plain create, which must not overwrite another
+    /// object's files.
     func withFiles<Output>(
         _ request: Request, _ context: StackMobRequestContext, body: JSONObject, schema: String, id: String?, replacing: Bool,
-        stored: (Output) -> JSONObject, write: (JSONObject) async throws -> Output
+        relations: RelationMap? = nil, write: (JSONObject) async throws -> Output
     ) async throws -> Output {
-        guard let binary = try binaryFields(request, context), binary.concerns(body, schema: schema, fieldTypes: request.headers[.stackMobFieldTypes]) else {
-            return try await write(body)
+        guard let binary = try binaryFields(request, context) else { return try await write(body) }
+        var batch = FileBatch()
+        let uploaded = try await finishing(binary, &batch, onlyOnError: true) { batch in
+            try await binary.upload(
+                graph: body, schema: schema, id: id, relations: relations, fieldTypes: request.headers[.stackMobFieldTypes],
+                replacing: replacing, into: &batch)
         }
-        var body = body
-        var objectID = id ?? ""
-        if id == nil {
-            let assigned = try binary.datastore.assigningPrimaryKey(body, in: schema)
-            body = assigned.body
-            objectID = assigned.id
+        if batch.isEmpty { return try await write(body) }
+        return try await finishing(binary, &batch) { _ in try await write(uploaded) }
+    }
+
+    /// A bulk create (§4.3): each element's files are stored as for one object. An element
+    /// that the write then lists as failed keeps nothing: `finish` removes what no stored
+    /// object references. A malformed envelope in any element refuses the whole request (400)
+    /// before anything is written, as for one object.
+    func withFiles(
+        _ request: Request, _ context: StackMobRequestContext, elements: [JSONValue], schema: String, relations: RelationMap?,
+        write: ([JSONValue]) async throws -> Datastore.BulkResult
+    ) async throws -> Datastore.BulkResult {
+        guard let binary = try binaryFields(request, context) else { return try await write(elements) }
+        var batch = FileBatch()
+        var prepared = elements
+        try await finishing(binary, &batch, onlyOnError: true) { batch in
+            for (index, element) in elements.enumerated() {
+                guard case .object(let object) = element else { continue }
+                do {
+                    let uploaded = try await binary.upload(
+                        graph: object, schema: schema, id: nil, relations: relations, fieldTypes: request.headers[.stackMobFieldTypes],
+                        replacing: relations != nil, into: &batch)
+                    if uploaded != object { prepared[index] = .object(uploaded) }
+                } catch DatastoreError.duplicateKey {
+                    // The write lists it as failed; its envelopes are never stored.
+                    continue
+                }
+            }
         }
-        let previous = try? await binary.datastore.read(id: objectID, in: schema)
-        if previous != nil && !replacing {
-            throw DatastoreError.duplicateKey(schema: try Identifier.schemaName(fromRequest: schema), id: objectID)
-        }
-        let upload = try await binary.upload(body, schema: schema, id: objectID, fieldTypes: request.headers[.stackMobFieldTypes])
+        if batch.isEmpty { return try await write(elements) }
+        return try await finishing(binary, &batch) { [prepared] _ in try await write(prepared) }
+    }
+
+    /// Runs `work`, then removes the batch's files that no stored object references: always, or
+    /// with `onlyOnError` when `work` throws (an upload phase whose write is still to come).
+    private func finishing<Output>(
+        _ binary: BinaryFields, _ batch: inout FileBatch, onlyOnError: Bool = false, _ work: (inout FileBatch) async throws -> Output
+    ) async throws -> Output {
         let result: Output
         do {
-            result = try await write(upload.body)
+            result = try await work(&batch)
         } catch {
-            await binary.discard(upload, previous: previous, schema: schema, id: objectID)
+            await binary.finish(batch)
             throw error
         }
-        await binary.removeUnreferenced(previous: previous, current: stored(result), schema: schema, id: objectID)
+        if !onlyOnError { await binary.finish(batch) }
         return result
     }
 
@@ -45,10 +76,10 @@ extension DatastoreController {
         else { return try await delete() }
         let previous = try? await binary.datastore.read(id: id, in: schema)
         try await delete()
-        await binary.removeUnreferenced(previous: previous, current: nil, schema: schema, id: id)
+        await binary.removeFiles(ofDeleted: previous.map { [$0] } ?? [], schema: schema)
     }
 
-    private func binaryFields(_ request: Request, _ context: StackMobRequestContext) throws -> BinaryFields? {
+    func binaryFields(_ request: Request, _ context: StackMobRequestContext) throws -> BinaryFields? {
         guard let fileStore else { return nil }
         let environment = try context.requireEnvironment()
         return BinaryFields(

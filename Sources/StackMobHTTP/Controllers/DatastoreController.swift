@@ -47,7 +47,11 @@ struct DatastoreController {
     /// `DELETE /<schema>?…` (§4.8): 200 `{}`.
     @Sendable func deleteMatching(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let filter = try QueryParser.parse(QueryString.parameters(request.uri.query))
-        try await context.requireEnvironment().datastore.deleteMatching(in: try schema(context), filter: filter)
+        let schema = try schema(context)
+        let deleted = try await context.requireEnvironment().datastore.deleteMatching(in: schema, filter: filter)
+        if !deleted.isEmpty, let binary = try binaryFields(request, context) {
+            await binary.removeFiles(ofDeleted: deleted, schema: schema)
+        }
         return JSONResponse.make(.object([:]))
     }
 
@@ -69,11 +73,10 @@ struct DatastoreController {
         case .object(let object):
             let expand = try ExpandDepth.of(request)
             // X-StackMob-Relations, even empty, makes POST an upsert of the whole graph (D2, §6.5).
-            let result: Datastore.WriteResult
-            let relations = request.headers[.stackMobRelations]
-            result = try await withFiles(request, context, body: object, schema: schema, id: nil, replacing: relations != nil, stored: \.object) { object in
-                if let header = relations {
-                    return try await datastore.upsertGraph(object, in: schema, relations: try RelationMap.parse(header), caller: context.caller)
+            let relations = try request.headers[.stackMobRelations].map { header throws(RelationError) in try RelationMap.parse(header) }
+            let result = try await withFiles(request, context, body: object, schema: schema, id: nil, replacing: relations != nil, relations: relations) { object in
+                if let relations {
+                    return try await datastore.upsertGraph(object, in: schema, relations: relations, caller: context.caller)
                 }
                 return try await datastore.create(object, in: schema, caller: context.caller)
             }
@@ -81,11 +84,12 @@ struct DatastoreController {
             let stored = try await datastore.expanded(result.object, in: schema, depth: expand)
             return JSONResponse.make(.object(stored), status: result.created ? .created : .ok)
         case .array(let elements):
-            let result: Datastore.BulkResult
-            if let header = request.headers[.stackMobRelations] {
-                result = try await datastore.upsertGraphs(elements, in: schema, relations: try RelationMap.parse(header), caller: context.caller)
-            } else {
-                result = try await datastore.createMany(elements, in: schema, caller: context.caller)
+            let relations = try request.headers[.stackMobRelations].map { header throws(RelationError) in try RelationMap.parse(header) }
+            let result = try await withFiles(request, context, elements: elements, schema: schema, relations: relations) { elements in
+                if let relations {
+                    return try await datastore.upsertGraphs(elements, in: schema, relations: relations, caller: context.caller)
+                }
+                return try await datastore.createMany(elements, in: schema, caller: context.caller)
             }
             return JSONResponse.make([
                 "succeeded": .array(result.succeeded.map(JSONValue.string)),
@@ -116,7 +120,7 @@ struct DatastoreController {
         let body = try await RequestBodyReader.object(request, limit: maxBodyBytes)
         let schemaName = try schema(context)
         let id = try id(context)
-        let object = try await withFiles(request, context, body: body, schema: schemaName, id: id, replacing: true, stored: { $0 }) { body in
+        let object = try await withFiles(request, context, body: body, schema: schemaName, id: id, replacing: true) { body in
             try await datastore.update(id: id, in: schemaName, changes: body, caller: context.caller)
         }
         return JSONResponse.make(.object(try await datastore.expanded(object, in: schemaName, depth: try ExpandDepth.of(request))))

@@ -192,11 +192,18 @@ struct SQLiteTransaction: StorageWriter {
         return db.changesCount > 0
     }
 
-    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter) throws -> Int {
+    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter, returning: [String]) throws -> [JSONObject] {
         var compiler = SQLiteFilterCompiler(schema: schema.name)
         let condition = compiler.compile(filter)
-        try db.execute(sql: "DELETE FROM \(quote(schema.name)) WHERE \(condition)", arguments: StatementArguments(compiler.arguments))
-        return db.changesCount
+        let sql = "DELETE FROM \(quote(schema.name)) WHERE \(condition)"
+        let arguments = StatementArguments(compiler.arguments)
+        guard !returning.isEmpty else {
+            try db.execute(sql: sql, arguments: arguments)
+            return []
+        }
+        // RETURNING (SQLite ≥ 3.35) reports exactly the rows this statement removed.
+        let columns = ([schema.primaryKey] + returning).map(quote).joined(separator: ", ")
+        return try Row.fetchAll(db, sql: sql + " RETURNING " + columns, arguments: arguments).map { try object(from: $0, schema: schema) }
     }
 
     private func quote(_ identifier: String) -> String {

@@ -1,0 +1,70 @@
+import Foundation
+import StackMobCore
+import StackMobTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The example webhook the README points to (`scripts/custom-code-example.py`), run for real:
+/// the server forwards a custom-code call to it, and it calls back into the API signed with the
+/// private key (OAuth 1.0), as the README tells method authors to do. CI installs python3.
+@Suite("The example custom-code webhook")
+struct ExampleWebhookTests {
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/custom-code-example.py")
+
+    /// A loopback port nobody listens on now (the kernel's choice for a socket bound to port 0).
+    static func freePort() throws -> Int {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(socketFD >= 0)
+        defer { close(socketFD) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, length) == 0 && getsockname(socketFD, $0, &length) == 0 }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test("a call reaches the Python example, which stores an object through the API with the private key")
+    func exampleRoundTrip() async throws {
+        let python = URL(fileURLWithPath: "/usr/bin/python3")
+        try #require(FileManager.default.isExecutableFile(atPath: python.path), "python3 is needed (.ci/run installs it)")
+        let hookPort = try Self.freePort()
+        try await TestServer.run(configure: { $0.development.customCode = [CustomCodeMethod(name: "hello", url: "http://127.0.0.1:\(hookPort)/")] }) { client in
+            let hook = try ServerProcess(
+                executable: python, arguments: [Self.script.path], directory: FileManager.default.temporaryDirectory.path,
+                environment: [
+                    "PORT": "\(hookPort)", "STACKMOB_URL": "http://127.0.0.1:\(client.port)",
+                    "STACKMOB_PUBLIC_KEY": TestServer.developmentPublicKey, "STACKMOB_PRIVATE_KEY": TestServer.developmentPrivateKey,
+                ])
+            do {
+                try await Self.callExample(client, hook: hook, port: hookPort)
+            } catch {
+                _ = await hook.terminate(signal: SIGKILL)
+                throw error
+            }
+            _ = await hook.terminate(signal: SIGKILL)
+        }
+    }
+
+    static func callExample(_ client: StackMobClient, hook: ServerProcess, port: Int) async throws {
+        #expect(try await hook.waitForLog(containing: "listening on 127.0.0.1:\(port)"), "\(hook.log)")
+        let reply = try await client.get("/HELLO?name=Ada")
+        #expect(reply.status == .ok, "\(hook.log)")
+        #expect(reply.object?["msg"] == "hello Ada")
+        #expect(reply.object?["verb"] == "GET")
+        #expect(reply.object?["user"] == .null)
+        // The webhook's own signed call back into the API created the greeting.
+        #expect(reply.object?["stored_status"] == 201)
+        let greetings = try await client.get("/greeting").array ?? []
+        #expect(greetings.compactMap { $0.objectValue?["name"] } == ["Ada"])
+    }
+}
