@@ -10,9 +10,11 @@ public protocol FileStore: Sendable {
     var publicBaseURL: String? { get }
 }
 
-/// A stored file as the server serves it.
+/// A stored file as the server serves it: where its bytes are and what to say about them (the
+/// bytes themselves are streamed from `path`, never loaded whole).
 public struct StoredFile: Sendable {
-    public let bytes: [UInt8]
+    public let path: String
+    public let size: Int
     public let contentType: String
     /// A strong validator: the SHA-256 of the bytes, as a quoted ETag.
     public let etag: String

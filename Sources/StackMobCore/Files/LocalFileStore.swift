@@ -41,13 +41,14 @@ public struct LocalFileStore: FileStore {
     }
 
     /// The file under `key`, or nil when there is none.
-    public func read(_ key: FileKey) -> StoredFile? {
-        guard let data = FileManager.default.contents(atPath: url(of: key).path),
+    public func file(_ key: FileKey) -> StoredFile? {
+        let path = url(of: key).path
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
             let metaData = FileManager.default.contents(atPath: metaURL(of: key).path),
             let meta = (try? JSONParser.parse(Array(metaData)))?.objectValue,
             let contentType = meta["content_type"]?.stringValue, let etag = meta["etag"]?.stringValue
         else { return nil }
-        return StoredFile(bytes: Array(data), contentType: contentType, etag: etag)
+        return StoredFile(path: path, size: size, contentType: contentType, etag: etag)
     }
 
     public func url(of key: FileKey) -> URL {
