@@ -48,10 +48,10 @@ struct ExampleWebhookTests {
             do {
                 try await Self.callExample(client, hook: hook, port: hookPort)
             } catch {
-                _ = await hook.terminate(signal: SIGKILL)
+                _ = await hook.terminate()
                 throw error
             }
-            _ = await hook.terminate(signal: SIGKILL)
+            _ = await hook.terminate()
         }
     }
 

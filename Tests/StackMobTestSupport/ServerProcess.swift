@@ -1,11 +1,23 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The `stackmob-server` executable (or another program the tests need, such as the example
 /// webhook), spawned as a user would run it.
+///
+/// Spawned with `posix_spawn` rather than Foundation's `Process`: the test runner holds
+/// thousands of descriptors while suites run in parallel, and `Process.run` crashed under that
+/// load. Here the child gets only stdin and one pipe for stdout and stderr (every other
+/// descriptor is closed, with glibc's `closefrom` spawn action), default signal handling (the runner ignores SIGTERM, which
+/// swift-service-lifecycle handles itself) and an empty signal mask.
 public final class ServerProcess: Sendable {
-    private let process: Process
+    private let pid: pid_t
     private let output = OutputBuffer()
+    private let exitStatus = Mutex<Int32?>(nil)
+    private let reader: FileHandle
 
     /// Where `swift build` / `swift test` put the executable: beside the test bundle.
     public static var executableURL: URL {
@@ -16,30 +28,81 @@ public final class ServerProcess: Sendable {
     /// the given environment variables (so the developer's own `STACKMOB_…` variables cannot
     /// leak in).
     public init(executable: URL = executableURL, arguments: [String], directory: String, environment: [String: String] = [:]) throws {
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = pipe
-        let output = self.output
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            output.append(handle.availableData)
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw SpawnError(call: "pipe", code: errno) }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, STDOUT_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, STDERR_FILENO)
+        _ = GlibcSpawnExtensions.closeFrom?(&actions, 3)
+        guard let changeDirectory = GlibcSpawnExtensions.changeDirectory else {
+            throw SpawnError(call: "posix_spawn_file_actions_addchdir_np", code: ENOSYS)
         }
-        try process.run()
+        _ = changeDirectory(&actions, directory)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var noMask = sigset_t()
+        sigemptyset(&noMask)
+        posix_spawnattr_setsigmask(&attributes, &noMask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
+        close(writeEnd)
+        guard spawned == 0 else {
+            close(readEnd)
+            throw SpawnError(call: "posix_spawn \(executable.path)", code: spawned)
+        }
+        self.pid = pid
+        reader = FileHandle(fileDescriptor: readEnd, closeOnDealloc: true)
+        let output = self.output
+        reader.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+            } else {
+                output.append(data)
+            }
+        }
     }
 
     /// Everything the process printed so far.
     public var log: String { output.text.withLock { $0 } }
+
+    /// Whether the process is still running (reaps it once it has ended).
+    private var isRunning: Bool {
+        exitStatus.withLock { status in
+            guard status == nil else { return false }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
+            // Exit code, or 128 + the signal that ended it, as a shell reports it.
+            let signal = raw & 0x7f
+            status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+            return false
+        }
+    }
 
     /// Waits until the log contains `text`, or the process ends, or `timeout` passes.
     public func waitForLog(containing text: String, timeout: Duration = .seconds(30)) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if log.contains(text) { return true }
-            if !process.isRunning { return log.contains(text) }
+            if !isRunning { return log.contains(text) }
             try await Task.sleep(for: .milliseconds(20))
         }
         return false
@@ -52,24 +115,46 @@ public final class ServerProcess: Sendable {
         return line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
-    /// Sends `signal` (SIGTERM unless said otherwise) and waits for the exit status. Helper
-    /// programs need SIGKILL: they inherit the test runner's ignored SIGTERM (swift-service-
-    /// lifecycle ignores it in order to handle it itself).
+    /// Sends `signal` (SIGTERM unless said otherwise) and waits for the exit status.
     public func terminate(signal: Int32 = SIGTERM) async -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        if isRunning { kill(pid, signal) }
         return await waitForExit()
     }
 
+    /// Waits for the exit status; kills the process if it has not ended within `timeout`.
     public func waitForExit(timeout: Duration = .seconds(30)) async -> Int32 {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline {
+        while isRunning, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        if isRunning {
+            kill(pid, SIGKILL)
+            while isRunning { try? await Task.sleep(for: .milliseconds(5)) }
         }
-        return process.terminationStatus
+        // Let the reader drain what the process printed last.
+        try? await Task.sleep(for: .milliseconds(50))
+        return exitStatus.withLock { $0 ?? -1 }
+    }
+
+    struct SpawnError: Error, CustomStringConvertible {
+        let call: String
+        let code: Int32
+        var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
+    }
+}
+
+/// glibc's spawn extensions (2.29+, 2.34+), which Swift's Glibc module does not declare
+/// (they need `_GNU_SOURCE`): looked up by name in the C library already loaded.
+private enum GlibcSpawnExtensions {
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+
+    static var closeFrom: CloseFrom? { symbol("posix_spawn_file_actions_addclosefrom_np") }
+    static var changeDirectory: ChangeDirectory? { symbol("posix_spawn_file_actions_addchdir_np") }
+
+    private static func symbol<Function>(_ name: String) -> Function? {
+        // A nil handle is RTLD_DEFAULT: every object already loaded, libc among them.
+        dlsym(nil, name).map { unsafeBitCast($0, to: Function.self) }
     }
 }
 

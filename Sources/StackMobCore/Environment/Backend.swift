@@ -19,6 +19,12 @@ public struct Backend: Sendable {
         }
     }
 
+    /// Closes both environments' databases. Called once, at shutdown, after the last request.
+    public func close() throws {
+        try development.datastore.storage.close()
+        try production.datastore.storage.close()
+    }
+
     /// Creates the data directory if needed, resolves the keys, opens one SQLite database per
     /// environment (applying migrations) and loads the schema registries.
     public static func open(

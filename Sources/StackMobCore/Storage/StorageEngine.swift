@@ -9,6 +9,8 @@ public protocol StorageEngine: Sendable {
     func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) throws -> T) async throws -> T
     /// The persisted schema definitions, read once at start-up to fill the `SchemaRegistry`.
     func loadSchemaDefinitions() async throws -> [SchemaDefinition]
+    /// Releases the database (files, connections) at shutdown; later calls fail.
+    func close() throws
 }
 
 public protocol StorageReader {

@@ -32,7 +32,7 @@ public func buildApplication(
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "StackMob Server"),
-        services: [webhooks],
+        services: [BackendService(backend: backend, logger: logger), webhooks],
         logger: logger)
 }
 

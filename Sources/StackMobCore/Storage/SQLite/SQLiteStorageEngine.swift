@@ -87,7 +87,8 @@ public final class SQLiteStorageEngine: StorageEngine {
         }
     }
 
-    /// Closes the pool; used by tests that reopen the same file.
+    /// Closes the pool: at shutdown, once the server has drained its requests, and in tests
+    /// that reopen the same file. Closing checkpoints the WAL into the database file.
     public func close() throws {
         try pool.close()
     }
