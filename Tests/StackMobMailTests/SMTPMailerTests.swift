@@ -112,7 +112,8 @@ struct SMTPMailerTests {
         var options = SMTPStubServer.Options()
         options.tls = try NIOSSLContext(
             configuration: .makeServerConfiguration(
-                certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) }, privateKey: .file(key)))
+                certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))))
         let server = try await SMTPStubServer(options)
         try await #require(SMTPMailer(mail: Self.settings(port: server.port, startTLS: true, caFile: certificate), logger: Logger(label: "t")))
             .send(Self.message)
