@@ -33,6 +33,8 @@ public protocol StorageWriter: StorageReader {
     func delete(_ schema: SchemaDefinition, id: String) throws -> Bool
     /// Deletes every object the filter matches; returns how many.
     func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter) throws -> Int
+    /// Removes the push tokens linked to a user id (the user object is being deleted, §11.1).
+    func deletePushTokens(linkedTo userID: String) throws
 }
 
 /// Failures the storage boundary translates for the domain.
