@@ -32,6 +32,8 @@ struct PushDurabilityTests {
                     }
                     // Every delivery was tried once and refused: 30 rows wait for their retry.
                     #expect(try await eventually { await recorder.refusedCount >= 30 })
+                    // Let the server record the last refusal before it stops.
+                    try await Task.sleep(for: .milliseconds(500))
                 }
                 #expect(await recorder.accepted.isEmpty)
                 await recorder.setRefusing(false)
@@ -73,12 +75,15 @@ struct PushDurabilityTests {
         ) { _, push in
             #expect(try await push.pushSigned(.post, "/notifications", json: ["payload": ["alert": "x"], "tokens": [["type": "androidgcm", "token": "g"]]]).status == .ok)
             #expect(try await eventually { await recorder.refusedCount == 1 })
+            // The stub counts before the server records the failure (and its retry time): let it.
+            try await Task.sleep(for: .milliseconds(500))
             // Not due before the backoff (10 s), due after it; the next wait doubles (20 s).
             clock.advance(by: 9_000)
             try await Task.sleep(for: .milliseconds(200))
             #expect(await recorder.refusedCount == 1)
             clock.advance(by: 1_000)
             #expect(try await eventually { await recorder.refusedCount == 2 })
+            try await Task.sleep(for: .milliseconds(500))
             clock.advance(by: 19_000)
             try await Task.sleep(for: .milliseconds(200))
             #expect(await recorder.refusedCount == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import NIOCore
 import StackMobCore
@@ -62,7 +63,7 @@ enum PushWebhookStub {
 
     /// Runs the stub and a server delivering to it; `body` gets a client on the push host.
     static func run(
-        recorder: PushWebhookRecorder, clock: any ServerClock = SystemClock(),
+        recorder: PushWebhookRecorder, clock: any ServerClock = SystemClock(), logger: Logger = TestServer.quietLogger,
         configure extra: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (StackMobClient, StackMobClient) async throws -> Void
     ) async throws {
@@ -71,7 +72,7 @@ enum PushWebhookStub {
             try await TestServer.run(configure: { configuration in
                 Self.configure(&configuration, url: url)
                 extra(&configuration)
-            }, clock: clock) { api in
+            }, clock: clock, logger: logger) { api in
                 try await PushHost.withClient(port: api.port) { push in
                     try await body(api, push)
                 }
