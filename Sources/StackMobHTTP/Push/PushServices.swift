@@ -26,6 +26,9 @@ func makePushServices(
             dispatchers: dispatchers, pollInterval: .milliseconds(configuration.push.delivery.pollIntervalMilliseconds), logger: logger),
     ]
     if configuration.push.listen {
+        var pushLogger = logger
+        // Tells the push listener's lines (Hummingbird's "listening on" among them) from the API's.
+        pushLogger[metadataKey: "sm.listener"] = "push"
         let router = buildPushRouter(backend: backend, clock: clock, standalone: true)
         services.append(
             Application(
@@ -37,7 +40,7 @@ func makePushServices(
                     logger.notice("Push host listening", metadata: ["sm.push.port": "\(port)"])
                     await onServerRunning(port)
                 },
-                logger: logger))
+                logger: pushLogger))
     }
     return services
 }
