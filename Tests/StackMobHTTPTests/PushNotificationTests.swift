@@ -155,3 +155,25 @@ struct PushNotificationTests {
         }
     }
 }
+
+@Suite("Push: the log sender (§11)")
+struct PushLogSenderTests {
+    @Test("the default sender logs each delivery as a structured line, with a token prefix, never the whole token")
+    func logSender() async throws {
+        let (logger, store) = CapturingLogHandler.logger()
+        let token = PushFixtures.iosToken(8)
+        try await TestServer.run(configure: { $0.push.delivery.pollIntervalMilliseconds = 20 }, logger: logger) { api in
+            try await PushHost.withClient(port: api.port) { push async throws in
+                #expect(try await push.pushSigned(.put, "/tokens/ios/\(token)", json: ["user": "ann"]).status == .ok)
+                #expect(try await push.pushSigned(.post, "/notifications", json: ["payload": ["alert": "hello"], "users": ["ann"]]).status == .ok)
+                #expect(try await eventually { store.all.contains { $0.message.hasPrefix("Push notification delivered to the log") } })
+            }
+        }
+        let line = try #require(store.all.first { $0.message.hasPrefix("Push notification delivered to the log") })
+        #expect(line.metadata["sm.push.type"] == "ios")
+        #expect(line.metadata["sm.push.user"] == "ann")
+        #expect(line.metadata["sm.push.token_prefix"] == String(token.prefix(8)))
+        #expect(line.metadata["sm.push.payload"]?.contains("hello") == true)
+        #expect(store.all.allSatisfy { !$0.fullText.contains(token) })
+    }
+}

@@ -183,6 +183,9 @@ struct PushRegistrationTests {
                 #expect(try await api.delete("/user/ann").status == .ok)
                 #expect(try await push.pushSigned(.get, "/tokens?user=ann").array == [])
                 #expect(try await push.pushSigned(.get, "/tokens?user=bob").array?.count == 1)
+                // Delete by query too.
+                #expect(try await api.delete("/user?username=bob").status == .ok)
+                #expect(try await push.pushSigned(.get, "/tokens?user=bob").array == [])
             }
         }
     }

@@ -42,7 +42,15 @@ extension Datastore {
         guard let filter else { throw QueryError.deleteNeedsQuery }
         guard let schema = try existingSchema(schemaName) else { return 0 }
         let typed = try QueryBinder.bind(filter, to: schema)
-        return try await storage.write { try $0.deleteObjects(schema, matching: typed) }
+        let isUserSchema = userSchemas[schema.name] != nil
+        return try await storage.write { writer in
+            // Deleted users' devices stop receiving their notifications (PROTOCOL §11.1).
+            let userIDs = isUserSchema
+                ? try writer.fetchObjects(schema, query: ObjectQuery(filter: typed)).objects.compactMap { $0[schema.primaryKey]?.stringValue } : []
+            let deleted = try writer.deleteObjects(schema, matching: typed)
+            for id in userIDs { try writer.deletePushTokens(linkedTo: id) }
+            return deleted
+        }
     }
 
     func validateSelect(_ fields: [String]?, schema: SchemaDefinition, expand: Int) throws(QueryError) {
