@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Already in the graph through async-http-client; declared for the APNs test stub.
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.38.0"),
     ],
     targets: [
         // SQL for the server's internal tables, embedded in the binary so that `swift run`
@@ -31,6 +33,7 @@ let package = Package(
                 .embedInCode("sql/v002_users_tokens.sql"),
                 .embedInCode("sql/v003_user_email_fields.sql"),
                 .embedInCode("sql/v004_cookie_sessions.sql"),
+                .embedInCode("sql/v005_push.sql"),
             ]
         ),
         // The domain: schemas, objects, storage. Imports no Hummingbird and no NIO.
@@ -67,6 +70,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // Push: the APNs client's TLS trust (ca_file) and its ES256 key.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
@@ -88,7 +94,10 @@ let package = Package(
             ],
             path: "Tests/StackMobTestSupport"
         ),
-        .testTarget(name: "StackMobCoreTests", dependencies: ["StackMobCore"]),
+        .testTarget(
+            name: "StackMobCoreTests",
+            dependencies: ["StackMobCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(
             name: "StackMobMailTests",
             dependencies: [
@@ -106,6 +115,12 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The APNs stub: an HTTP/2 server over TLS with the committed test certificate.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ],

@@ -9,6 +9,7 @@ public enum InternalMigrations {
         ("v002_users_tokens", text(PackageResources.v002_users_tokens_sql)),
         ("v003_user_email_fields", text(PackageResources.v003_user_email_fields_sql)),
         ("v004_cookie_sessions", text(PackageResources.v004_cookie_sessions_sql)),
+        ("v005_push", text(PackageResources.v005_push_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

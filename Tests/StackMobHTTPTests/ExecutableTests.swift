@@ -12,7 +12,8 @@ struct ExecutableTests {
         try await TestServer.withDataDirectory { directory in
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             // Port 0: the only flag, so that parallel test runs do not collide on 8080.
-            let server = try ServerProcess(arguments: ["serve", "--port", "0"], directory: directory)
+            // The push host's port too (it defaults to 8081).
+            let server = try ServerProcess(arguments: ["serve", "--port", "0"], directory: directory, environment: ["STACKMOB_PUSH__PORT": "0"])
             let started = ContinuousClock.now
             let port = try #require(try await server.listeningPort(), "server did not start: \(server.log)")
             let startup = ContinuousClock.now - started

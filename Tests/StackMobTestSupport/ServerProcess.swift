@@ -108,10 +108,16 @@ public final class ServerProcess: Sendable {
         return false
     }
 
-    /// The port from Hummingbird's "listening on host:port" line.
+    /// The API port, from Hummingbird's "listening on host:port" line (not the push host's,
+    /// whose line carries `sm.listener=push`).
     public func listeningPort() async throws -> Int? {
-        guard try await waitForLog(containing: "listening on") else { return nil }
-        let line = log.split(separator: "\n").first { $0.contains("listening on") } ?? ""
+        let isAPI: (Substring) -> Bool = { $0.contains("listening on") && !$0.contains("sm.listener=push") }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !log.split(separator: "\n").contains(where: isAPI), ContinuousClock.now < deadline {
+            guard try await waitForLog(containing: "listening on") else { return nil }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let line = log.split(separator: "\n").first(where: isAPI) ?? ""
         return line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 

@@ -28,11 +28,14 @@ public struct StackMobClient: Sendable {
         }
     }
 
-    /// A client on a connection of its own, for concurrency tests.
-    public init(connection: TestClient, port: Int, publicKey: String?) {
+    /// A client on a connection of its own, for concurrency tests; `authority` is the `Host` it
+    /// sends (the push host tests send `push.localhost`).
+    public init(connection: TestClient, port: Int, publicKey: String?, authority: String? = nil) {
         self.port = port
         self.publicKey = publicKey
         transport = { request in
+            var request = request
+            if let authority { request.head.authority = authority }
             let response = try await connection.execute(request)
             return APIResponse(status: response.status, headers: response.headers, body: response.body.map { Array($0.readableBytesView) } ?? [])
         }

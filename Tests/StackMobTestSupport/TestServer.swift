@@ -18,6 +18,8 @@ public enum TestServer {
         var configuration = ServerConfiguration()
         configuration.dataDirectory = dataDirectory
         configuration.port = 0
+        // Parallel tests must not fight over the push host's default port.
+        configuration.push.port = 0
         configuration.passwordRounds = 1_000
         configuration.development.publicKey = developmentPublicKey
         configuration.development.privateKey = developmentPrivateKey

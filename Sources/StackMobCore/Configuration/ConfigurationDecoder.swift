@@ -10,7 +10,7 @@ struct ConfigurationDecoder {
         let root = ConfigurationDecoder(tree: tree, path: [])
         try root.refuseUnknownKeys([
             "app_name", "listen", "data_dir", "log_level", "limits", "storage", "passwords", "environments", "mail", "files",
-            "custom_code",
+            "custom_code", "push",
         ])
         var configuration = ServerConfiguration()
         configuration.appName = try root.string("app_name") ?? configuration.appName
@@ -55,6 +55,9 @@ struct ConfigurationDecoder {
             try customCode.refuseUnknownKeys(["timeout_seconds"])
             configuration.customCodeTimeoutSeconds = try customCode.integer("timeout_seconds", in: 1...3600) ?? configuration.customCodeTimeoutSeconds
         }
+        if let push = try root.section("push") {
+            configuration.push = try push.pushServer()
+        }
         if let environments = try root.section("environments") {
             try environments.refuseUnknownKeys(EnvironmentKind.allCases.map(\.rawValue))
             if let development = try environments.section("development") {
@@ -72,7 +75,7 @@ struct ConfigurationDecoder {
         try refuseUnknownKeys([
             "public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships",
             "access_token_lifetime_seconds", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
-            "oauth1_timestamp_window_seconds", "cors_allowed_origins", "cors_max_age_seconds", "custom_code",
+            "oauth1_timestamp_window_seconds", "cors_allowed_origins", "cors_max_age_seconds", "custom_code", "push",
         ])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
@@ -101,6 +104,9 @@ struct ConfigurationDecoder {
                 }
                 return CustomCodeMethod(name: name, url: url)
             }
+        }
+        if let push = try section("push") {
+            settings.push = try push.push(defaults: settings.push)
         }
         if let list = try array("user_schemas") {
             settings.userSchemas = try list.enumerated().map { index, element in
@@ -183,7 +189,7 @@ struct ConfigurationDecoder {
         return number
     }
 
-    private func bool(_ key: String) throws -> Bool? {
+    func bool(_ key: String) throws -> Bool? {
         switch tree[key] {
         case nil, .null?: return nil
         case .bool(let value)?: return value

@@ -32,7 +32,7 @@ extension ConfigurationValidator {
         }
     }
 
-    private static func isHTTPURL(_ text: String) -> Bool {
+    static func isHTTPURL(_ text: String) -> Bool {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host != nil else { return false }
         return scheme == "http" || scheme == "https"
     }

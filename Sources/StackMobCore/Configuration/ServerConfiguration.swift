@@ -23,8 +23,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var production = EnvironmentSettings(schemaInference: false)
     /// Outgoing mail: SMTP when `mail.smtp.host` is set, else the outbox.
     public var mail = MailSettings()
+    /// The push host's listener and the delivery service (PROTOCOL §11).
+    public var push = PushServerSettings()
 
-    public init() {}
+    public init() {
+        // Public-key token registration could re-link any device to any user: off in production.
+        production.push.publicRegistration = false
+    }
 
     public func settings(for kind: EnvironmentKind) -> EnvironmentSettings {
         switch kind {
@@ -77,6 +82,8 @@ public struct EnvironmentSettings: Sendable, Equatable {
     public var corsMaxAgeSeconds = 600
     /// Custom-code methods (PROTOCOL §10): each name, matched case-insensitively, forwards to a webhook.
     public var customCode: [CustomCodeMethod] = []
+    /// Push senders and public-key registration (PROTOCOL §11, D12).
+    public var push = PushSettings()
 
     public init(
         publicKey: String? = nil, privateKey: String? = nil, schemaInference: Bool, userSchemas: [UserSchema] = [UserSchema()],

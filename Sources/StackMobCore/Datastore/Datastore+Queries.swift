@@ -46,7 +46,17 @@ extension Datastore {
         guard let schema = try existingSchema(schemaName) else { return [] }
         let typed = try QueryBinder.bind(filter, to: schema)
         let binaryFields = schema.fields.filter { $0.value == .binary }.map(\.key).sorted()
-        return try await storage.write { try $0.deleteObjects(schema, matching: typed, returning: binaryFields) }
+        let isUserSchema = userSchemas[schema.name] != nil
+        // The primary keys come back when something must follow the delete: files, or tokens.
+        let returning = binaryFields.isEmpty && !isUserSchema ? nil : binaryFields
+        return try await storage.write { writer in
+            let deleted = try writer.deleteObjects(schema, matching: typed, returning: returning)
+            if isUserSchema {
+                // Deleted users' devices stop receiving their notifications (PROTOCOL §11.1).
+                for id in deleted.compactMap({ $0[schema.primaryKey]?.stringValue }) { try writer.deletePushTokens(linkedTo: id) }
+            }
+            return binaryFields.isEmpty ? [] : deleted
+        }
     }
 
     func validateSelect(_ fields: [String]?, schema: SchemaDefinition, expand: Int) throws(QueryError) {

@@ -77,7 +77,13 @@ public struct Datastore: Sendable {
     /// `DELETE /<schema>/<id>`.
     public func delete(id: String, in schemaName: String) async throws {
         guard let schema = try existingSchema(schemaName) else { throw DatastoreError.objectNotFoundForDelete }
-        let deleted = try await storage.write { try $0.delete(schema, id: id) }
+        let isUserSchema = userSchemas[schema.name] != nil
+        let deleted = try await storage.write { writer in
+            let deleted = try writer.delete(schema, id: id)
+            // A deleted user's devices stop receiving its notifications (PROTOCOL §11.1).
+            if deleted && isUserSchema { try writer.deletePushTokens(linkedTo: id) }
+            return deleted
+        }
         guard deleted else { throw DatastoreError.objectNotFoundForDelete }
     }
 

@@ -53,7 +53,8 @@ public struct Backend: Sendable {
             let users = UserAccounts(
                 datastore: datastore, store: tokens, settings: settings, clock: clock,
                 mailer: mailer ?? OutboxMailer(store: tokens, clock: clock, environment: kind, logger: logger), logger: logger)
-            environments[kind] = AppEnvironment(kind: kind, keys: keys[kind]!, settings: settings, datastore: datastore, users: users)
+            environments[kind] = AppEnvironment(kind: kind, keys: keys[kind]!, settings: settings, datastore: datastore, users: users,
+                push: TokenRegistry(engine: storage, clock: clock))
             logger.info(
                 "Environment ready",
                 metadata: [

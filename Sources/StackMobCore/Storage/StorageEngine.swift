@@ -33,10 +33,12 @@ public protocol StorageWriter: StorageReader {
     func update(_ schema: SchemaDefinition, id: String, changes: JSONObject) throws
     /// Deletes an object; false when there was none.
     func delete(_ schema: SchemaDefinition, id: String) throws -> Bool
-    /// Deletes every object the filter matches. For each deleted object, returns its primary key
-    /// and the `returning` fields (what must be cleaned up after the commit, such as files);
-    /// nothing when `returning` is empty.
-    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter, returning: [String]) throws -> [JSONObject]
+    /// Deletes every object the filter matches. With `returning`, answers each deleted object's
+    /// primary key and those fields (what must be cleaned up after the commit: files, tokens);
+    /// with nil, nothing.
+    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter, returning: [String]?) throws -> [JSONObject]
+    /// Removes the push tokens linked to a user id (the user object is being deleted, §11.1).
+    func deletePushTokens(linkedTo userID: String) throws
 }
 
 /// Failures the storage boundary translates for the domain.

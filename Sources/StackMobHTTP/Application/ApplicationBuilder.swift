@@ -1,12 +1,17 @@
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import StackMobCore
 import StackMobMail
 
 /// Builds the application from a configuration: opens the backend (databases, keys), builds the
 /// router and wraps it for the HTTP server.
+///
+/// - Parameter onPushServerRunning: called with the push listener's port once it is bound (tests
+///   run it on port 0).
 public func buildApplication(
-    configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), logger: Logger
+    configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), logger: Logger,
+    onPushServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     // SMTP when `mail.smtp.host` is set; nil = each environment's outbox.
     let mailer = SMTPMailer(mail: configuration.mail, logger: logger)
@@ -16,9 +21,11 @@ public func buildApplication(
     // The outgoing HTTP client (webhooks, S3) runs as a service of the app, which shuts it down.
     let webhooks = WebhookClient()
     let backend: Backend
+    let pushServices: [any Service]
     do {
         backend = try await Backend.open(
             configuration, clock: clock, mailer: mailer, fileStore: makeFileStore(configuration, client: webhooks), logger: logger)
+        pushServices = try await makePushServices(backend: backend, clock: clock, webhooks: webhooks, logger: logger, onServerRunning: onPushServerRunning)
     } catch {
         // The app never runs, so its services never shut the client down.
         try? await webhooks.client.shutdown()
@@ -32,7 +39,8 @@ public func buildApplication(
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "StackMob Server"),
-        services: [BackendService(backend: backend, logger: logger), webhooks],
+        // Stopped in reverse order: push, the HTTP client, and the databases last.
+        services: [BackendService(backend: backend, logger: logger), webhooks] + pushServices,
         logger: logger)
 }
 
@@ -41,6 +49,7 @@ public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock()
     let router = Router(context: StackMobRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ServerHeadersMiddleware(clock: clock))
+    router.add(middleware: PushHostMiddleware(push: buildPushRouter(backend: backend, clock: clock, standalone: false).buildResponder()))
     router.add(middleware: CORSMiddleware(backend: backend))
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: NotFoundMiddleware())

@@ -27,6 +27,7 @@ enum ErrorMapping {
         case let error as UserAccountError: return map(error)
         case let error as BinaryFieldError: return map(error)
         case let error as CustomCodeError: return map(error)
+        case let error as PushError: return map(error)
         case is NIOTooManyBytesError: return Mapped(status: .contentTooLarge, message: "The request body is too large", isClientError: true)
         case let error as HTTPError:
             return Mapped(status: error.status, message: error.body ?? error.status.reasonPhrase, isClientError: error.status.code < 500)
@@ -85,6 +86,16 @@ enum ErrorMapping {
         case .unreachable: return Mapped(status: .serviceUnavailable, message: error.message, isClientError: false)
         case .unknownMethod: return Mapped(status: .notFound, message: error.message, isClientError: true)
         }
+    }
+
+    private static func map(_ error: PushError) -> Mapped {
+        let status: HTTPResponse.Status
+        switch error {
+        case .unknownTokenType, .invalidToken, .malformedRequest, .payloadTooLarge, .invalidPayload: status = .badRequest
+        case .tokenAlreadyRegistered: status = .conflict
+        case .privateKeyRequired, .publicRegistrationDisabled: status = .unauthorized
+        }
+        return Mapped(status: status, message: error.message, isClientError: true)
     }
 
     /// The response for an error: `{"error": "<message>"}` with the JSON content type.

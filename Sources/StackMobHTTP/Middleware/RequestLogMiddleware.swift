@@ -13,7 +13,7 @@ struct RequestLogMiddleware: RouterMiddleware {
             "Request",
             metadata: [
                 "sm.method": "\(request.method.rawValue)",
-                "sm.path": "\(request.uri.path)",
+                "sm.path": "\(PushTokenPath.redacted(request.uri.path))",
                 "sm.status": "\(response.status.code)",
                 "sm.duration_ms": "\(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)",
             ])

@@ -192,12 +192,12 @@ struct SQLiteTransaction: StorageWriter {
         return db.changesCount > 0
     }
 
-    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter, returning: [String]) throws -> [JSONObject] {
+    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter, returning: [String]?) throws -> [JSONObject] {
         var compiler = SQLiteFilterCompiler(schema: schema.name)
         let condition = compiler.compile(filter)
         let sql = "DELETE FROM \(quote(schema.name)) WHERE \(condition)"
         let arguments = StatementArguments(compiler.arguments)
-        guard !returning.isEmpty else {
+        guard let returning else {
             try db.execute(sql: sql, arguments: arguments)
             return []
         }

@@ -1,0 +1,45 @@
+import Hummingbird
+import StackMobCore
+
+/// The push host's routes (PROTOCOL §1.1, §11), served on `push.port` and, on the API port, for
+/// requests whose `Host` starts with `push.` (`PushHostMiddleware`).
+///
+/// - Parameter standalone: true for the push port's own listener, which needs the request log and
+///   the server headers; on the API port the API router has already applied them.
+func buildPushRouter(backend: Backend, clock: any ServerClock, standalone: Bool) -> Router<StackMobRequestContext> {
+    let router = Router(context: StackMobRequestContext.self)
+    if standalone {
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: ServerHeadersMiddleware(clock: clock))
+    }
+    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: NotFoundMiddleware())
+    router.add(middleware: AuthenticationMiddleware(backend: backend))
+    PushController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: router)
+    return router
+}
+
+/// On the API port: requests for the push host go to the push routes. The push host is chosen by
+/// a `Host` starting with `push.` (`push.stackmob.com`, `push.mob1.stackmob.com`, any
+/// `push.<your domain>`), and, for legacy Java 0.1, by a `/push/<universal endpoint>` path.
+struct PushHostMiddleware: RouterMiddleware {
+    typealias Context = StackMobRequestContext
+    let push: RouterResponder<StackMobRequestContext>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if Self.isPushHost(request.head.authority) || Self.isLegacyPushPath(request.uri.path) {
+            return try await push.respond(to: request, context: context)
+        }
+        return try await next(request, context)
+    }
+
+    static func isPushHost(_ authority: String?) -> Bool {
+        authority?.lowercased().hasPrefix("push.") ?? false
+    }
+
+    /// `/push/<universal endpoint>`: a schema named `push` keeps every other path.
+    static func isLegacyPushPath(_ path: String) -> Bool {
+        guard path.hasPrefix("/push/") else { return false }
+        return PushController.universalPaths.contains(String(path.dropFirst("/push/".count)))
+    }
+}

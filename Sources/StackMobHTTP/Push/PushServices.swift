@@ -1,0 +1,46 @@
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import StackMobCore
+
+/// The push host's background parts, run as services of the app: the delivery service, the APNs
+/// clients, and the push port's own listener (unless `push.listen` is false).
+func makePushServices(
+    backend: Backend, clock: any ServerClock, webhooks: WebhookClient, logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void
+) async throws -> [any Service] {
+    let configuration = backend.configuration
+    let apns = try APNsClients(configuration: configuration)
+    let dispatchers: [PushDispatcher]
+    do {
+        dispatchers = try PushSenders.dispatchers(backend: backend, clock: clock, webhooks: webhooks, apns: apns, logger: logger)
+    } catch {
+        // Not yet a service: nobody else would shut its clients down.
+        try? await apns.shutdown()
+        throw error
+    }
+    var services: [any Service] = [
+        apns,
+        PushDeliveryService(
+            dispatchers: dispatchers, pollInterval: .milliseconds(configuration.push.delivery.pollIntervalMilliseconds), logger: logger),
+    ]
+    if configuration.push.listen {
+        var pushLogger = logger
+        // Tells the push listener's lines (Hummingbird's "listening on" among them) from the API's.
+        pushLogger[metadataKey: "sm.listener"] = "push"
+        let router = buildPushRouter(backend: backend, clock: clock, standalone: true)
+        services.append(
+            Application(
+                responder: MethodOverrideResponder(next: router.buildResponder(), clock: clock),
+                server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
+                configuration: .init(address: .hostname(configuration.host, port: configuration.push.port), serverName: "StackMob Server"),
+                onServerRunning: { channel in
+                    let port = channel.localAddress?.port ?? configuration.push.port
+                    logger.notice("Push host listening", metadata: ["sm.push.port": "\(port)"])
+                    await onServerRunning(port)
+                },
+                logger: pushLogger))
+    }
+    return services
+}
