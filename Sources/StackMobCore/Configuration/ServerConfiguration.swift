@@ -77,6 +77,8 @@ public struct EnvironmentSettings: Sendable, Equatable {
     public var corsMaxAgeSeconds = 600
     /// Custom-code methods (PROTOCOL §10): each name, matched case-insensitively, forwards to a webhook.
     public var customCode: [CustomCodeMethod] = []
+    /// Schema permissions and seeded roles (PROTOCOL §12); everything open by default.
+    public var access = AccessPolicy()
 
     public init(
         publicKey: String? = nil, privateKey: String? = nil, schemaInference: Bool, userSchemas: [UserSchema] = [UserSchema()],

@@ -7,8 +7,10 @@ extension Datastore {
         public let total: Int?
     }
 
-    /// `GET /<schema>?…`: the matching objects in order, windowed by the range.
-    public func query(in schemaName: String, _ request: QueryRequest) async throws -> QueryResult {
+    /// `GET /<schema>?…`: the matching objects in order, windowed by the range. Only objects the
+    /// caller may read match: the permission's row rule is part of the statement, so pages and
+    /// totals never count hidden objects (§12.2).
+    public func query(in schemaName: String, _ request: QueryRequest, caller: Caller) async throws -> QueryResult {
         guard let schema = try existingSchema(schemaName) else { return QueryResult(objects: [], total: nil) }
         let filter = try request.filter.map { filter throws(QueryError) in try QueryBinder.bind(filter, to: schema) }
         for key in request.order {
@@ -22,11 +24,14 @@ extension Datastore {
         let objectQuery = ObjectQuery(
             filter: filter, order: request.order, offset: request.range?.start ?? 0, limit: request.range?.limit,
             countsTotal: request.range != nil)
-        let loader = relationLoader()
+        let loader = relationLoader(caller: caller)
         let expand = request.expand
         // The page and its related objects are read in one snapshot.
         let page = try await storage.read { reader in
-            let page = try reader.fetchObjects(schema, query: objectQuery)
+            var restricted = objectQuery
+            let rows = try self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
+            restricted.filter = Self.restricting(objectQuery.filter, to: rows)
+            let page = try reader.fetchObjects(schema, query: restricted)
             return ObjectPage(objects: try loader.expand(page.objects, schema: schema, depth: expand, reader: reader), total: page.total)
         }
         let objects = page.objects.map { object in
@@ -38,11 +43,15 @@ extension Datastore {
     /// `DELETE /<schema>?…`: deletes exactly the matching objects. A query is required: an empty
     /// one would delete the whole schema.
     @discardableResult
-    public func deleteMatching(in schemaName: String, filter: QueryFilter?) async throws -> Int {
+    public func deleteMatching(in schemaName: String, filter: QueryFilter?, caller: Caller) async throws -> Int {
         guard let filter else { throw QueryError.deleteNeedsQuery }
         guard let schema = try existingSchema(schemaName) else { return 0 }
         let typed = try QueryBinder.bind(filter, to: schema)
-        return try await storage.write { try $0.deleteObjects(schema, matching: typed) }
+        return try await storage.write { writer in
+            // Only the objects the caller may delete are deleted; the others are left, unmentioned.
+            let rows = try self.authorize(.delete, on: schema.name, definition: schema, caller: caller, reader: writer)
+            return try writer.deleteObjects(schema, matching: Self.restricting(typed, to: rows) ?? typed)
+        }
     }
 
     func validateSelect(_ fields: [String]?, schema: SchemaDefinition, expand: Int) throws(QueryError) {

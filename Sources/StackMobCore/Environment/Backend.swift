@@ -42,7 +42,7 @@ public struct Backend: Sendable {
             let datastore = try await Datastore.open(
                 storage: storage, registry: registry, inferenceEnabled: settings.schemaInference,
                 userSchemas: settings.userSchemas, relationships: settings.relationships, clock: clock,
-                passwordHasher: PasswordHasher(rounds: configuration.passwordRounds))
+                passwordHasher: PasswordHasher(rounds: configuration.passwordRounds), access: settings.access)
             let tokens = SQLiteTokenStore(engine: storage)
             let users = UserAccounts(
                 datastore: datastore, store: tokens, settings: settings, clock: clock,

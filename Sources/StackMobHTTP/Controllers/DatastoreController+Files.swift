@@ -21,7 +21,8 @@ extension DatastoreController {
             body = assigned.body
             objectID = assigned.id
         }
-        let previous = try? await binary.datastore.read(id: objectID, in: schema)
+        // Server-internal: the write itself is checked against the caller's permissions.
+        let previous = try? await binary.datastore.read(id: objectID, in: schema, caller: .privateKey)
         if previous != nil && !replacing {
             throw DatastoreError.duplicateKey(schema: try Identifier.schemaName(fromRequest: schema), id: objectID)
         }
@@ -43,7 +44,8 @@ extension DatastoreController {
             let definition = (try? Identifier.schemaName(fromRequest: schema)).flatMap({ binary.datastore.registry.definition(named: $0) }),
             definition.fields.values.contains(.binary)
         else { return try await delete() }
-        let previous = try? await binary.datastore.read(id: id, in: schema)
+        // Server-internal: the delete itself is checked against the caller's permissions.
+        let previous = try? await binary.datastore.read(id: id, in: schema, caller: .privateKey)
         try await delete()
         await binary.removeUnreferenced(previous: previous, current: nil, schema: schema, id: id)
     }

@@ -27,6 +27,7 @@ enum ErrorMapping {
         case let error as UserAccountError: return map(error)
         case let error as BinaryFieldError: return map(error)
         case let error as CustomCodeError: return map(error)
+        case let error as AccessError: return map(error)
         case is NIOTooManyBytesError: return Mapped(status: .contentTooLarge, message: "The request body is too large", isClientError: true)
         case let error as HTTPError:
             return Mapped(status: error.status, message: error.body ?? error.status.reasonPhrase, isClientError: error.status.code < 500)
@@ -84,6 +85,14 @@ enum ErrorMapping {
         case .timedOut: return Mapped(status: .gatewayTimeout, message: error.message, isClientError: false)
         case .unreachable: return Mapped(status: .serviceUnavailable, message: error.message, isClientError: false)
         case .unknownMethod: return Mapped(status: .notFound, message: error.message, isClientError: true)
+        }
+    }
+
+    /// Schema permissions (PROTOCOL §12.2): exact texts the SDKs rely on.
+    private static func map(_ error: AccessError) -> Mapped {
+        switch error {
+        case .insufficientAuthorization: Mapped(status: .unauthorized, message: error.message, isClientError: true)
+        case .methodNotAllowed: Mapped(status: .methodNotAllowed, message: error.message, isClientError: true)
         }
     }
 
