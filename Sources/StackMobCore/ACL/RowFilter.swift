@@ -1,5 +1,5 @@
 /// The rows of a schema a caller may see, as a storage engine must add it to a statement's
-/// `WHERE` (bound values only). Built by `AccessRules` from a row rule, the caller and the
+/// `WHERE` (bound values only). Built by `Datastore.authorize` from a row rule, the caller and the
 /// schema definitions; compiled by the storage engine.
 public indirect enum RowFilter: Sendable, Equatable {
     /// No row (e.g. a relationship field that does not exist yet).
