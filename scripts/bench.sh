@@ -78,7 +78,10 @@ function prepare()
     n = n + 1
     -- Line 1 was the probe; each thread takes every $THREADS-th of the others.
     if n > 1 and (n % $THREADS) == (thread_index - 1) then
-      requests[#requests + 1] = wrk.format("GET", "/$schema", { ["Authorization"] = line })
+      -- wrk.format uses the headers given instead of wrk.headers, not on top of them.
+      local headers = { ["Authorization"] = line }
+      for name, value in pairs(wrk.headers) do headers[name] = value end
+      requests[#requests + 1] = wrk.format("GET", "/$schema", headers)
     end
   end
 end
