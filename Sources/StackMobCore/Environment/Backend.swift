@@ -53,6 +53,7 @@ public struct Backend: Sendable {
                 metadata: [
                     "sm.environment": "\(kind.rawValue)", "sm.database": "\(path)",
                     "sm.schemas": "\(registry.all().count)", "sm.schema_inference": "\(settings.schemaInference)",
+                    "sm.permission_schemas": "\(settings.access.schemas.keys.sorted().joined(separator: ","))",
                 ])
         }
         for kind in generated {
