@@ -130,6 +130,15 @@ struct HiddenObjectTests {
                 #expect(object?["entry"] == nil, "\(path): \(expanded.text)")
                 #expect(object?["entries"]?.arrayValue?.compactMap { $0.objectValue?["diary_id"] } == ["eve-1"], "\(path): \(expanded.text)")
             }
+            // Write responses expanded on request (D36) go through the same filter.
+            let written = try await fixture.send(
+                .user("eve"), .post, "/page", json: ["page_id": "p2", "entry": "olivia-2", "entries": ["olivia-1", "eve-2"]],
+                headers: ["X-StackMob-Expand": "1"])
+            #expect(written.status == .created && written.object?["entry"] == nil)
+            Self.assertClean(written, "POST expanded")
+            let updated = try await fixture.send(.user("eve"), .put, "/page/p2", json: ["title": "t"], headers: ["X-StackMob-Expand": "1"])
+            #expect(updated.status == .ok)
+            Self.assertClean(updated, "PUT expanded")
             let headerExpanded = try await fixture.send(.user("eve"), .get, "/page/p1", headers: ["X-StackMob-Expand": "2"])
             Self.assertClean(headerExpanded, "header expand")
             // Anonymous callers may not read the diary at all: every entry is dropped.
