@@ -76,6 +76,7 @@ struct ConfigurationDecoder {
             "public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships",
             "access_token_lifetime_seconds", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
             "oauth1_timestamp_window_seconds", "cors_allowed_origins", "cors_max_age_seconds", "custom_code", "push",
+            "permissions", "roles",
         ])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
@@ -142,6 +143,12 @@ struct ConfigurationDecoder {
         }
         if let relationships = try object("relationships") {
             settings.relationships = try RelationshipDeclarations.parse(relationships, key: keyPath("relationships"))
+        }
+        if let permissions = try object("permissions") {
+            settings.access.schemas = try AccessPolicyDeclarations.permissions(permissions, key: keyPath("permissions"))
+        }
+        if let roles = try object("roles") {
+            settings.access.roles = try AccessPolicyDeclarations.roles(roles, key: keyPath("roles"))
         }
         return settings
     }

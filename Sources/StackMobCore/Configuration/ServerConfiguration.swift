@@ -84,6 +84,8 @@ public struct EnvironmentSettings: Sendable, Equatable {
     public var customCode: [CustomCodeMethod] = []
     /// Push senders and public-key registration (PROTOCOL §11, D12).
     public var push = PushSettings()
+    /// Schema permissions and seeded roles (PROTOCOL §12); everything open by default.
+    public var access = AccessPolicy()
 
     public init(
         publicKey: String? = nil, privateKey: String? = nil, schemaInference: Bool, userSchemas: [UserSchema] = [UserSchema()],

@@ -7,8 +7,10 @@ extension Datastore {
         public let total: Int?
     }
 
-    /// `GET /<schema>?…`: the matching objects in order, windowed by the range.
-    public func query(in schemaName: String, _ request: QueryRequest) async throws -> QueryResult {
+    /// `GET /<schema>?…`: the matching objects in order, windowed by the range. Only objects the
+    /// caller may read match: the permission's row rule is part of the statement, so pages and
+    /// totals never count hidden objects (§12.2).
+    public func query(in schemaName: String, _ request: QueryRequest, caller: Caller) async throws -> QueryResult {
         guard let schema = try existingSchema(schemaName) else { return QueryResult(objects: [], total: nil) }
         let filter = try request.filter.map { filter throws(QueryError) in try QueryBinder.bind(filter, to: schema) }
         for key in request.order {
@@ -22,11 +24,14 @@ extension Datastore {
         let objectQuery = ObjectQuery(
             filter: filter, order: request.order, offset: request.range?.start ?? 0, limit: request.range?.limit,
             countsTotal: request.range != nil)
-        let loader = relationLoader()
+        let loader = relationLoader(caller: caller)
         let expand = request.expand
         // The page and its related objects are read in one snapshot.
         let page = try await storage.read { reader in
-            let page = try reader.fetchObjects(schema, query: objectQuery)
+            var restricted = objectQuery
+            let rows = try self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
+            restricted.filter = Self.restricting(objectQuery.filter, to: rows)
+            let page = try reader.fetchObjects(schema, query: restricted)
             return ObjectPage(objects: try loader.expand(page.objects, schema: schema, depth: expand, reader: reader), total: page.total)
         }
         let objects = page.objects.map { object in
@@ -41,7 +46,7 @@ extension Datastore {
     /// Returns each deleted object's primary key and binary fields, whose files the caller
     /// removes once the delete has committed (§7); nothing for a schema without binary fields.
     @discardableResult
-    public func deleteMatching(in schemaName: String, filter: QueryFilter?) async throws -> [JSONObject] {
+    public func deleteMatching(in schemaName: String, filter: QueryFilter?, caller: Caller) async throws -> [JSONObject] {
         guard let filter else { throw QueryError.deleteNeedsQuery }
         guard let schema = try existingSchema(schemaName) else { return [] }
         let typed = try QueryBinder.bind(filter, to: schema)
@@ -50,7 +55,9 @@ extension Datastore {
         // The primary keys come back when something must follow the delete: files, or tokens.
         let returning = binaryFields.isEmpty && !isUserSchema ? nil : binaryFields
         return try await storage.write { writer in
-            let deleted = try writer.deleteObjects(schema, matching: typed, returning: returning)
+            // Only the objects the caller may delete are deleted; the others are left, unmentioned.
+            let rows = try self.authorize(.delete, on: schema.name, definition: schema, caller: caller, reader: writer)
+            let deleted = try writer.deleteObjects(schema, matching: Self.restricting(typed, to: rows) ?? typed, returning: returning)
             if isUserSchema {
                 // Deleted users' devices stop receiving their notifications (PROTOCOL §11.1).
                 for id in deleted.compactMap({ $0[schema.primaryKey]?.stringValue }) { try writer.deletePushTokens(linkedTo: id) }

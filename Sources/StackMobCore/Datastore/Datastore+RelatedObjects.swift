@@ -39,9 +39,8 @@ extension Datastore {
         try refuseSystemField(field, in: name)
         let now = clock.nowMilliseconds()
         let (object, schema) = try await storage.write { writer in
-            guard let schema = self.registry.definition(named: name), let existing = try writer.fetchObject(schema, id: parentID) else {
-                throw DatastoreError.objectNotFound
-            }
+            guard let schema = self.registry.definition(named: name) else { throw DatastoreError.objectNotFound }
+            let existing = try self.existingForUpdate(schema, id: parentID, caller: caller, writer: writer)
             switch schema.type(of: field) {
             case nil, .array?, .relation(_, toMany: true)?: break
             default: throw RelationError.notACollection(field: field)
@@ -63,9 +62,8 @@ extension Datastore {
         try refuseSystemField(field, in: name)
         let now = clock.nowMilliseconds()
         try await storage.write { writer in
-            guard let schema = self.registry.definition(named: name), let existing = try writer.fetchObject(schema, id: parentID) else {
-                throw DatastoreError.objectNotFound
-            }
+            guard let schema = self.registry.definition(named: name) else { throw DatastoreError.objectNotFound }
+            let existing = try self.existingForUpdate(schema, id: parentID, caller: caller, writer: writer)
             let remaining: JSONValue
             switch schema.type(of: field) {
             case nil:
@@ -79,7 +77,16 @@ extension Datastore {
                 let kept = RelationLoader.ids(in: existing[field]).filter { !removed.contains($0) }
                 remaining = toMany ? .array(kept.map(JSONValue.string)) : kept.first.map(JSONValue.string) ?? .null
                 if cascade, let targetSchema = self.registry.definition(named: target) {
-                    for id in rawValues { _ = try writer.delete(targetSchema, id: id) }
+                    // Cascading needs delete on the target; related objects the caller may not
+                    // delete are only unlinked.
+                    let rows = try self.authorize(.delete, on: target, definition: targetSchema, caller: caller, reader: writer)
+                    for id in rawValues {
+                        if let rows {
+                            _ = try writer.deleteObjects(targetSchema, matching: .all([Self.primaryKeyEquals(id, schema: targetSchema), .access(rows)]), returning: nil)
+                        } else {
+                            _ = try writer.delete(targetSchema, id: id)
+                        }
+                    }
                 }
             default:
                 throw RelationError.notACollection(field: field)

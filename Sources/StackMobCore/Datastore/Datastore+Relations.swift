@@ -41,19 +41,21 @@ extension Datastore {
     }
 
     /// An object as a write returned it, with its relations expanded `depth` levels (D36).
-    public func expanded(_ object: JSONObject, in schemaName: String, depth: Int) async throws -> JSONObject {
+    public func expanded(_ object: JSONObject, in schemaName: String, depth: Int, caller: Caller) async throws -> JSONObject {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         guard depth > 0, let schema = registry.definition(named: name) else { return object }
-        let loader = relationLoader()
+        let loader = relationLoader(caller: caller)
         return try await storage.read { reader in
             try loader.expand([object], schema: schema, depth: depth, reader: reader)[0]
         }
     }
 
-    /// Every related object passes through `present` (no password hashes); this is the seam where
-    /// access control will hide the related objects a caller may not read.
-    func relationLoader() -> RelationLoader {
-        RelationLoader(registry: registry, admit: { schema, object in self.present(object, schema: schema) })
+    /// Every related object passes through `present` (no password hashes); related objects the
+    /// caller may not read are never loaded (their ids are dropped, as if they did not resolve).
+    func relationLoader(caller: Caller) -> RelationLoader {
+        RelationLoader(
+            registry: registry, admit: { schema, object in self.present(object, schema: schema) },
+            visibleRows: { schema, reader in try self.readFilter(for: schema, caller: caller, reader: reader) })
     }
 
     /// Hashes passwords of nested user objects before the transaction: hashing is slow on purpose

@@ -44,10 +44,11 @@ extension Datastore {
         let now = clock.nowMilliseconds()
         let (result, schema) = try await storage.write { writer in
             var schema = self.registry.definition(named: name)
-            if upsert, let current = schema, let existing = try writer.fetchObject(current, id: id) {
+            if upsert, let current = schema, let existing = try self.existingForUpsert(schema, name: name, id: id, caller: caller, writer: writer) {
                 let (object, updated) = try self.applyUpdate(body, to: existing, id: id, schema: current, caller: caller, now: now, writer: writer)
                 return (WriteResult(object: object, created: false), updated)
             }
+            _ = try self.authorize(.create, on: name, definition: schema, caller: caller, reader: writer)
             let object = try self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
             // `insert` always leaves the schema it wrote to in `schema`.
             return (WriteResult(object: object, created: true), schema ?? SchemaDefinition(name: name))
@@ -64,6 +65,7 @@ extension Datastore {
         let now = clock.nowMilliseconds()
         return try await storage.write { writer in
             var schema = self.registry.definition(named: name)
+            _ = try self.authorize(.create, on: name, definition: schema, caller: caller, reader: writer)
             return try BulkResult.collecting(prepared) { id, body in
                 _ = try self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
             }
@@ -81,9 +83,8 @@ extension Datastore {
         let body = hashingPasswords(in: body, schema: name)
         let now = clock.nowMilliseconds()
         let (object, schema) = try await storage.write { writer in
-            guard let schema = self.registry.definition(named: name), let existing = try writer.fetchObject(schema, id: id) else {
-                throw DatastoreError.objectNotFound
-            }
+            guard let schema = self.registry.definition(named: name) else { throw DatastoreError.objectNotFound }
+            let existing = try self.existingForUpdate(schema, id: id, caller: caller, writer: writer)
             return try self.applyUpdate(body, to: existing, id: id, schema: schema, caller: caller, now: now, writer: writer)
         }
         return present(object, schema: schema)

@@ -8,6 +8,8 @@ public struct Datastore: Sendable {
     let userSchemas: [String: UserSchema]
     let clock: any ServerClock
     let passwordHasher: PasswordHasher
+    /// Schema permissions (PROTOCOL §12).
+    let access: AccessPolicy
 
     /// Opens the datastore: loads the persisted schema definitions and makes sure every configured
     /// user schema exists with its login field as primary key.
@@ -18,7 +20,8 @@ public struct Datastore: Sendable {
         userSchemas: [UserSchema],
         relationships: [String: [String: FieldType]] = [:],
         clock: any ServerClock = SystemClock(),
-        passwordHasher: PasswordHasher = PasswordHasher()
+        passwordHasher: PasswordHasher = PasswordHasher(),
+        access: AccessPolicy = AccessPolicy()
     ) async throws -> Datastore {
         for definition in try await storage.loadSchemaDefinitions() {
             registry.publish(definition)
@@ -27,13 +30,17 @@ public struct Datastore: Sendable {
             try await ensureUserSchema(userSchema, storage: storage, registry: registry)
         }
         try await ensureRelationships(relationships, userSchemas: userSchemas, storage: storage, registry: registry)
+        if access.usesRoles, let userSchema = userSchemas.first {
+            try await ensureRoles(access.roles, userSchema: userSchema.name, storage: storage, registry: registry, now: clock.nowMilliseconds())
+        }
         return Datastore(
             registry: registry,
             inferenceEnabled: inferenceEnabled,
             storage: storage,
             userSchemas: Dictionary(userSchemas.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
             clock: clock,
-            passwordHasher: passwordHasher)
+            passwordHasher: passwordHasher,
+            access: access)
     }
 
     private static func ensureUserSchema(_ userSchema: UserSchema, storage: any StorageEngine, registry: SchemaRegistry) async throws {
@@ -62,24 +69,34 @@ public struct Datastore: Sendable {
 
     // MARK: - Reads
 
-    /// `GET /<schema>/<id>`.
-    public func read(id: String, in schemaName: String, select: [String]? = nil, expand: Int = 0) async throws -> JSONObject {
+    /// `GET /<schema>/<id>`. An object the caller may not read is not found (§12.2). Server-internal
+    /// reads pass `.privateKey`: permissions restrict clients, not the server itself.
+    public func read(id: String, in schemaName: String, select: [String]? = nil, expand: Int = 0, caller: Caller) async throws -> JSONObject {
         guard let schema = try existingSchema(schemaName) else { throw DatastoreError.objectNotFound }
         try validateSelect(select, schema: schema, expand: expand)
-        let loader = relationLoader()
+        let loader = relationLoader(caller: caller)
         let object = try await storage.read { reader in
-            try reader.fetchObject(schema, id: id).map { try loader.expand([$0], schema: schema, depth: expand, reader: reader)[0] }
+            let rows = try self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
+            return try self.fetchVisible(schema, id: id, filter: rows, reader: reader).map {
+                try loader.expand([$0], schema: schema, depth: expand, reader: reader)[0]
+            }
         }
         guard let object else { throw DatastoreError.objectNotFound }
         return present(selecting(select, from: object, schema: schema), schema: schema)
     }
 
-    /// `DELETE /<schema>/<id>`.
-    public func delete(id: String, in schemaName: String) async throws {
+    /// `DELETE /<schema>/<id>`. An object the caller may not delete is not found (§12.2).
+    public func delete(id: String, in schemaName: String, caller: Caller) async throws {
         guard let schema = try existingSchema(schemaName) else { throw DatastoreError.objectNotFoundForDelete }
         let isUserSchema = userSchemas[schema.name] != nil
         let deleted = try await storage.write { writer in
-            let deleted = try writer.delete(schema, id: id)
+            let deleted: Bool
+            if let rows = try self.authorize(.delete, on: schema.name, definition: schema, caller: caller, reader: writer) {
+                let matching = TypedFilter.all([Self.primaryKeyEquals(id, schema: schema), .access(rows)])
+                deleted = try !writer.deleteObjects(schema, matching: matching, returning: []).isEmpty
+            } else {
+                deleted = try writer.delete(schema, id: id)
+            }
             // A deleted user's devices stop receiving its notifications (PROTOCOL §11.1).
             if deleted && isUserSchema { try writer.deletePushTokens(linkedTo: id) }
             return deleted

@@ -48,7 +48,7 @@ public struct Backend: Sendable {
             let datastore = try await Datastore.open(
                 storage: storage, registry: registry, inferenceEnabled: settings.schemaInference,
                 userSchemas: settings.userSchemas, relationships: settings.relationships, clock: clock,
-                passwordHasher: PasswordHasher(rounds: configuration.passwordRounds))
+                passwordHasher: PasswordHasher(rounds: configuration.passwordRounds), access: settings.access)
             let tokens = SQLiteTokenStore(engine: storage)
             let users = UserAccounts(
                 datastore: datastore, store: tokens, settings: settings, clock: clock,
@@ -60,6 +60,7 @@ public struct Backend: Sendable {
                 metadata: [
                     "sm.environment": "\(kind.rawValue)", "sm.database": "\(path)",
                     "sm.schemas": "\(registry.all().count)", "sm.schema_inference": "\(settings.schemaInference)",
+                    "sm.permission_schemas": "\(settings.access.schemas.keys.sorted().joined(separator: ","))",
                 ])
         }
         for kind in generated {

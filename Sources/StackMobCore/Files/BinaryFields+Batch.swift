@@ -27,7 +27,7 @@ extension BinaryFields {
     /// previous, that the stored object does not reference.
     public func finish(_ batch: FileBatch) async {
         for entry in batch.entries {
-            let stored = try? await datastore.read(id: entry.id, in: entry.schema)
+            let stored = try? await datastore.read(id: entry.id, in: entry.schema, caller: .privateKey)
             let live = Set(keys(in: stored, schema: entry.schema, id: entry.id).values)
             let candidates = entry.upload.stored + keys(in: entry.previous, schema: entry.schema, id: entry.id).values
             await remove(candidates.filter { !live.contains($0) })
@@ -40,7 +40,7 @@ extension BinaryFields {
     ) async throws -> JSONObject {
         var body = body
         if concerns(body, schema: schema, fieldTypes: fieldTypes) {
-            let previous = try? await datastore.read(id: id, in: schema)
+            let previous = try? await datastore.read(id: id, in: schema, caller: .privateKey)
             if previous != nil && !replacing {
                 throw DatastoreError.duplicateKey(schema: try Identifier.schemaName(fromRequest: schema), id: id)
             }

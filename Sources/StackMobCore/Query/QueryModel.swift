@@ -82,6 +82,9 @@ public indirect enum TypedFilter: Sendable, Equatable {
     case all([TypedFilter])
     case any([TypedFilter])
     case condition(TypedCondition)
+    /// The rows schema permissions let the caller touch (PROTOCOL §12), compiled into the same
+    /// statement as the query.
+    case access(RowFilter)
 }
 
 public struct GeoPoint: Sendable, Equatable {
@@ -112,6 +115,8 @@ extension TypedFilter {
             return nil
         case .condition(let condition):
             if case .near(let origin, _) = condition.operation { return (condition.field, origin) }
+            return nil
+        case .access:
             return nil
         }
     }

@@ -35,12 +35,14 @@ final class RelationGraphWriter {
     /// `relations` names the fields that are relationships to which schema.
     func write(_ body: JSONObject, id: String, in name: String, relations: [String: String], upsert: Bool) throws -> (object: JSONObject, created: Bool) {
         var schema = schema(named: name)
-        if upsert, let current = schema, let existing = try writer.fetchObject(current, id: id) {
+        // Every schema the graph touches is checked: update for an existing object, else create (§12).
+        if upsert, let current = schema, let existing = try datastore.existingForUpsert(schema, name: name, id: id, caller: caller, writer: writer) {
             let (object, updated) = try datastore.applyUpdate(
                 body, to: existing, id: id, schema: current, caller: caller, now: now, writer: writer, relations: relations)
             evolved[name] = updated
             return (object, false)
         }
+        _ = try datastore.authorize(.create, on: name, definition: schema, caller: caller, reader: writer)
         do {
             let object = try datastore.insert(
                 body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer, relations: relations)

@@ -12,6 +12,10 @@ struct RelationLoader: Sendable {
     /// object as the caller may see it, or nil to hide it (as if the id did not resolve). Access
     /// control filters related objects here.
     let admit: @Sendable (SchemaDefinition, JSONObject) -> JSONObject?
+    /// The related objects of a schema the caller may read (schema permissions, PROTOCOL §12):
+    /// nil for all, `.nothing` for none. Added to the statement that loads them, so hidden
+    /// objects are never loaded.
+    var visibleRows: @Sendable (SchemaDefinition, any StorageReader) throws -> RowFilter? = { _, _ in nil }
 
     /// `objects` (all of `schema`) with their relations expanded `depth` levels deep.
     func expand(_ objects: [JSONObject], schema: SchemaDefinition, depth: Int, reader: any StorageReader) throws -> [JSONObject] {
@@ -21,6 +25,7 @@ struct RelationLoader: Sendable {
         var loaded: [String: [String: JSONObject]] = [:]
         var requested: [String: Set<String>] = [:]
         var frontier: [(SchemaDefinition, JSONObject)] = objects.map { (schema, $0) }
+        var rowsByTarget: [String: RowFilter?] = [:]
         for _ in 0..<depth {
             var wanted: [String: [String]] = [:]
             for (schema, object) in frontier {
@@ -36,7 +41,10 @@ struct RelationLoader: Sendable {
             for (target, ids) in wanted.sorted(by: { $0.key < $1.key }) {
                 // A target schema that was never created holds no objects: its ids are dropped.
                 guard let targetSchema = registry.definition(named: target) else { continue }
-                for object in try reader.fetchObjects(targetSchema, ids: ids) {
+                if rowsByTarget[target] == nil { rowsByTarget[target] = .some(try visibleRows(targetSchema, reader)) }
+                let rows = rowsByTarget[target] ?? nil
+                if rows == .nothing { continue }
+                for object in try reader.fetchObjects(targetSchema, ids: ids, admitting: rows) {
                     guard let id = object[targetSchema.primaryKey]?.stringValue, let visible = admit(targetSchema, object) else { continue }
                     loaded[target, default: [:]][id] = visible
                     next.append((targetSchema, visible))

@@ -19,8 +19,15 @@ public protocol StorageReader {
     /// The matching objects in the query's order and window, compiled into one SQL statement.
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> ObjectPage
     /// The stored objects among `ids`, in no particular order, in ONE statement whatever the
-    /// number of ids (how expansion loads a level, PROTOCOL §5.5).
-    func fetchObjects(_ schema: SchemaDefinition, ids: [String]) throws -> [JSONObject]
+    /// number of ids (how expansion loads a level, PROTOCOL §5.5). With `rows`, only the objects
+    /// it admits (schema permissions, §12), in the same statement.
+    func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) throws -> [JSONObject]
+}
+
+extension StorageReader {
+    public func fetchObjects(_ schema: SchemaDefinition, ids: [String]) throws -> [JSONObject] {
+        try fetchObjects(schema, ids: ids, admitting: nil)
+    }
 }
 
 public protocol StorageWriter: StorageReader {

@@ -12,7 +12,7 @@ extension UserAccounts {
         try await store.insertCookieSession(
             hash: SessionSecrets.hash(cookie), userSchema: schema.name, userID: login,
             expiresAt: clock.nowMilliseconds() + CookieSession.lifetimeMilliseconds)
-        var user = try await datastore.read(id: login, in: schema.name)
+        var user = try await datastore.read(id: login, in: schema.name, caller: .privateKey)
         user[schema.loginField] = .string(login)
         return (user, cookie)
     }

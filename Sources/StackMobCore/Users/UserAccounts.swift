@@ -78,7 +78,8 @@ public struct UserAccounts: Sendable {
     /// `loggedInUser` (§8.5).
     public func loggedInUser(_ schema: UserSchema, caller: Caller, select: [String]?, expand: Int = 0) async throws -> JSONObject {
         guard case .user(schema.name, let id) = caller else { throw UserAccountError.notLoggedIn }
-        return try await datastore.read(id: id, in: schema.name, select: select, expand: expand)
+        // The user schema's read permission applies; a user object owns itself (`Datastore+Access`).
+        return try await datastore.read(id: id, in: schema.name, select: select, expand: expand, caller: caller)
     }
 
     // MARK: - Passwords
@@ -158,7 +159,7 @@ public struct UserAccounts: Sendable {
     }
 
     private func makeSession(_ schema: UserSchema, userID: String) async throws -> (TokenGrant, StoredSession) {
-        let user = try await datastore.read(id: userID, in: schema.name)
+        let user = try await datastore.read(id: userID, in: schema.name, caller: .privateKey)
         let access = SessionSecrets.generateToken()
         let macKey = SessionSecrets.generateToken()
         let refresh = SessionSecrets.generateToken()

@@ -74,7 +74,8 @@ extension DatastoreController {
             let definition = (try? Identifier.schemaName(fromRequest: schema)).flatMap({ binary.datastore.registry.definition(named: $0) }),
             definition.fields.values.contains(.binary)
         else { return try await delete() }
-        let previous = try? await binary.datastore.read(id: id, in: schema)
+        // Server-internal: the delete itself is checked against the caller's permissions.
+        let previous = try? await binary.datastore.read(id: id, in: schema, caller: .privateKey)
         try await delete()
         await binary.removeFiles(ofDeleted: previous.map { [$0] } ?? [], schema: schema)
     }

@@ -26,7 +26,7 @@ struct DatastoreController {
     /// `Content-Range: objects <start>-<last>/<total>` (D17); a window past the end: 200 `[]`.
     @Sendable func query(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let queryRequest = try Self.queryRequest(request)
-        let result = try await context.requireEnvironment().datastore.query(in: try schema(context), queryRequest)
+        let result = try await context.requireEnvironment().datastore.query(in: try schema(context), queryRequest, caller: context.caller)
         var headers = HTTPFields()
         var status = HTTPResponse.Status.ok
         if let range = queryRequest.range, let total = result.total, !result.objects.isEmpty {
@@ -48,7 +48,7 @@ struct DatastoreController {
     @Sendable func deleteMatching(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let filter = try QueryParser.parse(QueryString.parameters(request.uri.query))
         let schema = try schema(context)
-        let deleted = try await context.requireEnvironment().datastore.deleteMatching(in: schema, filter: filter)
+        let deleted = try await context.requireEnvironment().datastore.deleteMatching(in: schema, filter: filter, caller: context.caller)
         if !deleted.isEmpty, let binary = try binaryFields(request, context) {
             await binary.removeFiles(ofDeleted: deleted, schema: schema)
         }
@@ -81,7 +81,7 @@ struct DatastoreController {
                 return try await datastore.create(object, in: schema, caller: context.caller)
             }
             // Relations are ids unless expansion was asked for (D3, D36).
-            let stored = try await datastore.expanded(result.object, in: schema, depth: expand)
+            let stored = try await datastore.expanded(result.object, in: schema, depth: expand, caller: context.caller)
             return JSONResponse.make(.object(stored), status: result.created ? .created : .ok)
         case .array(let elements):
             let relations = try request.headers[.stackMobRelations].map { header throws(RelationError) in try RelationMap.parse(header) }
@@ -106,12 +106,12 @@ struct DatastoreController {
         // X-StackMob-Select applies to single-object reads too (§5.4).
         let select = try request.headers[.stackMobSelect].map { header throws(QueryError) in try QueryRequest.parseSelect(header) }
         let object = try await context.requireEnvironment().datastore.read(
-            id: try id(context), in: try schema(context), select: select, expand: try ExpandDepth.of(request))
+            id: try id(context), in: try schema(context), select: select, expand: try ExpandDepth.of(request), caller: context.caller)
         return JSONResponse.make(.object(object))
     }
 
     @Sendable func headObject(_ request: Request, context: StackMobRequestContext) async throws -> Response {
-        _ = try await context.requireEnvironment().datastore.read(id: try id(context), in: try schema(context))
+        _ = try await context.requireEnvironment().datastore.read(id: try id(context), in: try schema(context), caller: context.caller)
         return JSONResponse.empty()
     }
 
@@ -123,14 +123,14 @@ struct DatastoreController {
         let object = try await withFiles(request, context, body: body, schema: schemaName, id: id, replacing: true) { body in
             try await datastore.update(id: id, in: schemaName, changes: body, caller: context.caller)
         }
-        return JSONResponse.make(.object(try await datastore.expanded(object, in: schemaName, depth: try ExpandDepth.of(request))))
+        return JSONResponse.make(.object(try await datastore.expanded(object, in: schemaName, depth: try ExpandDepth.of(request), caller: context.caller)))
     }
 
     /// 200 `{}`, or the legacy text the Java-family SDKs expect (D1).
     @Sendable func delete(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let (id, schema) = (try id(context), try schema(context))
         try await deletingFiles(request, context, schema: schema, id: id) {
-            try await context.requireEnvironment().datastore.delete(id: id, in: schema)
+            try await context.requireEnvironment().datastore.delete(id: id, in: schema, caller: context.caller)
         }
         let userAgent = request.headers[.userAgent] ?? ""
         if userAgent.hasPrefix("StackMob (Java Client") || userAgent.hasPrefix("StackMob (Android") {

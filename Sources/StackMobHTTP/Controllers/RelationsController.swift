@@ -39,7 +39,7 @@ struct RelationsController {
         let datastore = try context.requireEnvironment().datastore
         let schemaName = try schema(context)
         let object = try await datastore.appendValues(values, parentID: try id(context), field: try field(context), in: schemaName, caller: context.caller)
-        return JSONResponse.make(.object(try await datastore.expanded(object, in: schemaName, depth: try ExpandDepth.of(request))))
+        return JSONResponse.make(.object(try await datastore.expanded(object, in: schemaName, depth: try ExpandDepth.of(request), caller: context.caller)))
     }
 
     /// 200 `{}`. The values are split on commas after percent-decoding (D30): the Java SDK encodes

@@ -28,6 +28,7 @@ enum ErrorMapping {
         case let error as BinaryFieldError: return map(error)
         case let error as CustomCodeError: return map(error)
         case let error as PushError: return map(error)
+        case let error as AccessError: return map(error)
         case is NIOTooManyBytesError: return Mapped(status: .contentTooLarge, message: "The request body is too large", isClientError: true)
         case let error as HTTPError:
             return Mapped(status: error.status, message: error.body ?? error.status.reasonPhrase, isClientError: error.status.code < 500)
@@ -96,6 +97,14 @@ enum ErrorMapping {
         case .privateKeyRequired, .publicRegistrationDisabled: status = .unauthorized
         }
         return Mapped(status: status, message: error.message, isClientError: true)
+    }
+
+    /// Schema permissions (PROTOCOL §12.2): exact texts the SDKs rely on.
+    private static func map(_ error: AccessError) -> Mapped {
+        switch error {
+        case .insufficientAuthorization: Mapped(status: .unauthorized, message: error.message, isClientError: true)
+        case .methodNotAllowed: Mapped(status: .methodNotAllowed, message: error.message, isClientError: true)
+        }
     }
 
     /// The response for an error: `{"error": "<message>"}` with the JSON content type.

@@ -26,7 +26,7 @@ struct ExpansionStatementCountTests {
             _ = try await datastore.upsertGraph(["doc_id": .string("d\(doc)"), "tags": .array(tags)], in: "doc", relations: relations, caller: .anonymous)
         }
         counter.reset()
-        let result = try await datastore.query(in: "doc", QueryRequest(expand: 2))
+        let result = try await datastore.query(in: "doc", QueryRequest(expand: 2), caller: .anonymous)
         return (counter.value, result.objects)
     }
 

@@ -71,7 +71,7 @@ struct IndexTests {
             #expect(plan.contains { $0.contains("USING COVERING INDEX") }, "\(plan)")
             // No full sort: at most SQLite's partial sort of price ties by primary key.
             #expect(!plan.contains { $0.contains("TEMP B-TREE FOR ORDER BY") }, "\(plan)")
-            let result = try await datastore.query(in: "item", QueryRequest(filter: try QueryParser.parse([("category", "7")]), range: ObjectRange(start: 0, end: 0)))
+            let result = try await datastore.query(in: "item", QueryRequest(filter: try QueryParser.parse([("category", "7")]), range: ObjectRange(start: 0, end: 0)), caller: .anonymous)
             #expect(result.total == 2)
         }
     }

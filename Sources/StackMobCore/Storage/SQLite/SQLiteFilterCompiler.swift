@@ -17,6 +17,8 @@ struct SQLiteFilterCompiler {
             return filters.isEmpty ? "0" : "(" + filters.map { compile($0) }.joined(separator: " OR ") + ")"
         case .condition(let condition):
             return compile(condition)
+        case .access(let rows):
+            return compile(rows, table: schema)
         }
     }
 
@@ -111,7 +113,7 @@ struct SQLiteFilterCompiler {
         }
     }
 
-    private mutating func bind(_ value: JSONValue) -> String {
+    mutating func bind(_ value: JSONValue) -> String {
         arguments.append(SQLiteValueMapping.databaseValue(value))
         return "?"
     }

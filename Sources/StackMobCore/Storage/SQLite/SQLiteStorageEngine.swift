@@ -48,6 +48,8 @@ public final class SQLiteStorageEngine: StorageEngine {
         try pool.write { db in
             let names = try String.fetchAll(db, sql: "SELECT name FROM _sm_schemas")
             for name in names {
+                // Tables created before owner-restricted reads existed get their sm_owner index.
+                try db.execute(sql: IndexPlan.createStatement(schema: name, fields: [SchemaDefinition.owner]))
                 let columns = Set(try db.columns(in: name).map(\.name))
                 for fields in indexes.indexes(of: name) where fields.allSatisfy(columns.contains) {
                     try db.execute(sql: IndexPlan.createStatement(schema: name, fields: fields))

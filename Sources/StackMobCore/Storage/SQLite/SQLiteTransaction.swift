@@ -17,13 +17,18 @@ struct SQLiteTransaction: StorageWriter {
         return try Row.fetchOne(statement, arguments: [id]).map { try object(from: $0, schema: schema) }
     }
 
-    func fetchObjects(_ schema: SchemaDefinition, ids: [String]) throws -> [JSONObject] {
+    func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) throws -> [JSONObject] {
         guard !ids.isEmpty else { return [] }
         // One bound JSON array, whatever its length: no SQLite variable limit, one cached statement.
-        let sql = "SELECT * FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) IN (SELECT value FROM json_each(?))"
+        var sql = "SELECT * FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) IN (SELECT value FROM json_each(?))"
+        var arguments: StatementArguments = [JSONWriter.string(.array(ids.map(JSONValue.string)))]
+        if let rows {
+            var compiler = SQLiteFilterCompiler(schema: schema.name)
+            sql += " AND " + compiler.compile(rows, table: schema.name)
+            arguments += StatementArguments(compiler.arguments)
+        }
         let statement = try db.cachedStatement(sql: sql)
-        let idList = JSONWriter.string(.array(ids.map(JSONValue.string)))
-        return try Row.fetchAll(statement, arguments: [idList]).map { try object(from: $0, schema: schema) }
+        return try Row.fetchAll(statement, arguments: arguments).map { try object(from: $0, schema: schema) }
     }
 
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> ObjectPage {
@@ -156,8 +161,9 @@ struct SQLiteTransaction: StorageWriter {
             columns.append("\(quote(field)) \(SQLiteValueMapping.columnType(type))")
         }
         try db.execute(sql: "CREATE TABLE \(quote(schema.name)) (\(columns.joined(separator: ", ")))")
-        // The default order (newest first) and every time-based sync read use these.
-        for field in [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate] {
+        // The default order (newest first) and every time-based sync read use the first two;
+        // owner-restricted reads (PROTOCOL §12) the third.
+        for field in [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate, SchemaDefinition.owner] {
             try db.execute(sql: IndexPlan.createStatement(schema: schema.name, fields: [field]))
         }
     }

@@ -1,0 +1,40 @@
+/// One permission level per verb for one schema (PROTOCOL §12.1).
+public struct SchemaPermissions: Sendable, Equatable {
+    public var create: PermissionLevel
+    public var read: PermissionLevel
+    public var update: PermissionLevel
+    public var delete: PermissionLevel
+
+    public init(create: PermissionLevel = .open, read: PermissionLevel = .open, update: PermissionLevel = .open, delete: PermissionLevel = .open) {
+        self.create = create
+        self.read = read
+        self.update = update
+        self.delete = delete
+    }
+
+    /// The same level for all four verbs.
+    public init(all level: PermissionLevel) {
+        self.init(create: level, read: level, update: level, delete: level)
+    }
+
+    /// Schemas inferred in development and the default user schema start open (§12.1).
+    public static let open = SchemaPermissions(all: .open)
+
+    public func level(for verb: AccessVerb) -> PermissionLevel {
+        switch verb {
+        case .create: create
+        case .read: read
+        case .update: update
+        case .delete: delete
+        }
+    }
+
+    public mutating func set(_ level: PermissionLevel, for verb: AccessVerb) {
+        switch verb {
+        case .create: create = level
+        case .read: read = level
+        case .update: update = level
+        case .delete: delete = level
+        }
+    }
+}
