@@ -6,106 +6,6 @@
 # Builds the release binary (scratch path .build-release, so it never touches a debug .build),
 # starts it on a temporary data directory with indexes on catalog.category and catalog.price,
 # seeds 10,000 objects into schema `bench` and 100,000 into schema `catalog` (timed), prints
-# Access control (PROTOCOL §12): $MEMO_OBJECTS objects in `memo` (read: owner) and the same rows
-# in `memo_open` (open), owned round-robin by 1,000 users user/u0000 … user/u0999, so that each
-# user owns MEMO_OBJECTS/1000. The schemas are created by one POST each; the rows are inserted
-# with sqlite3 (the API sets sm_owner only from the caller, and 2 x 100,000 rows take a second
-# this way). Then user u0001 signs up and logs in: MEMO_TOKEN and MEMO_MAC_KEY sign the requests.
-seed_memos() {
-    log "seeding $MEMO_OBJECTS objects into memo and memo_open (sqlite3), owned by 1,000 users"
-    local schema status db="$WORK/data/development.sqlite" start seconds
-    for schema in memo memo_open; do
-        status="$(api POST "/$schema" "{\"${schema}_id\":\"probe\",\"title\":\"probe\"}")"
-        [ "$status" = 201 ] || die "POST /$schema answered $status: $(head -c 500 "$WORK/api.out")"
-    done
-    start="$(date +%s.%N)"
-    for schema in memo memo_open; do
-        sqlite3 "$db" "PRAGMA busy_timeout = 10000; BEGIN; DELETE FROM \"$schema\";
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $MEMO_OBJECTS)
-            INSERT INTO \"$schema\" (\"${schema}_id\", createddate, lastmoddate, sm_owner, title)
-            SELECT printf('m%07d', i), 1700000000000 + i, 1700000000000 + i, printf('user/u%04d', i % 1000), 'memo ' || i FROM n;
-            COMMIT;" > /dev/null || die "sqlite3 could not seed $schema"
-    done
-    seconds="$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
-    log "inserted 2 x $MEMO_OBJECTS rows in $seconds s"
-    status="$(api POST /user '{"username":"u0001","password":"bench-password"}')"
-    [ "$status" = 201 ] || die "POST /user answered $status: $(head -c 500 "$WORK/api.out")"
-    status="$(curl -sS -o "$WORK/api.out" -w '%{http_code}' -X POST "$BASE/user/accessToken" -H "Accept: $ACCEPT" \
-        -H "X-StackMob-API-Key: $KEY" -H 'Content-Type: application/x-www-form-urlencoded' \
-        --data 'username=u0001&password=bench-password&token_type=mac&mac_algorithm=hmac-sha-1')"
-    [ "$status" = 200 ] || die "login answered $status: $(head -c 500 "$WORK/api.out")"
-    MEMO_TOKEN="$(grep -o '"access_token":"[^"]*"' "$WORK/api.out" | cut -d'"' -f4)"
-    MEMO_MAC_KEY="$(grep -o '"mac_key":"[^"]*"' "$WORK/api.out" | cut -d'"' -f4)"
-    [ -n "$MEMO_TOKEN" ] && [ -n "$MEMO_MAC_KEY" ] || die "no access_token/mac_key in the login answer"
-}
-
-# sign_requests NAME PATH COUNT: COUNT distinct MAC Authorization headers (PROTOCOL §3.2) for
-# GET PATH as u0001, one per line in $WORK/NAME.sig (python3's hmac: a shell loop over openssl
-# would take minutes). A nonce may not be replayed, so each request needs its own.
-sign_requests() {
-    python3 - "$MEMO_TOKEN" "$MEMO_MAC_KEY" "$2" "$PORT" "$3" > "$WORK/$1.sig" << 'PY'
-import base64, hashlib, hmac, sys, time
-token, key, path, port, count = sys.argv[1], sys.argv[2].encode(), sys.argv[3], sys.argv[4], int(sys.argv[5])
-ts = int(time.time())
-for i in range(count):
-    nonce = "n%d" % i
-    message = "%d\n%s\nGET\n%s\n127.0.0.1\n%s\n\n" % (ts, nonce, path, port)
-    mac = base64.b64encode(hmac.new(key, message.encode(), hashlib.sha1).digest()).decode()
-    print('MAC id="%s",ts="%d",nonce="%s",mac="%s"' % (token, ts, nonce, mac))
-PY
-}
-
-# scenario_memo NAME SCHEMA TOTAL LEVEL: GET /SCHEMA, Range 0-19, default order (newest first),
-# signed by u0001; one probe (206, 20 objects, Content-Range total TOTAL, and for memo only
-# u0001's objects), then wrk, each request with a signature of its own.
-scenario_memo() {
-    local name=$1 schema=$2 total=$3 status count
-    sign_requests "$name" "/$schema" $((SIGNED + 1))
-    status="$(api -H "Authorization: $(head -n 1 "$WORK/$name.sig")" -H 'Range: objects=0-19' GET "/$schema")"
-    count="$(grep -o "\"${schema}_id\":" "$WORK/api.out" | wc -l)"
-    [ "$status" = 206 ] && [ "$count" -eq 20 ] && [ "$(response_header Content-Range)" = "objects 0-19/$total" ] \
-        || die "scenario $name: expected 206, 20 objects, Content-Range objects 0-19/$total; got $status, $count, '$(response_header Content-Range)': $(head -c 300 "$WORK/api.out")"
-    if [ "$schema" = memo ] && grep -o '"sm_owner":"[^"]*"' "$WORK/api.out" | grep -qvx '"sm_owner":"user/u0001"'; then
-        die "scenario $name: an object of another owner was listed: $(head -c 300 "$WORK/api.out")"
-    fi
-    write_lua "$name" << LUA
-wrk.headers["Range"] = "objects=0-19"
-local requests = {}
-local sent = 0
-function prepare()
-  local n = 0
-  for line in io.lines("$WORK/$name.sig") do
-    n = n + 1
-    -- Line 1 was the probe; each thread takes every $THREADS-th of the others.
-    if n > 1 and (n % $THREADS) == (thread_index - 1) then
-      -- wrk.format uses the headers given instead of wrk.headers, not on top of them.
-      local headers = { ["Authorization"] = line }
-      for name, value in pairs(wrk.headers) do headers[name] = value end
-      requests[#requests + 1] = wrk.format("GET", "/$schema", headers)
-    end
-  end
-end
-function request()
-  sent = sent + 1
-  -- Past the prepared signatures the last one is replayed: the server answers 401 and the
-  -- scenario fails (raise BENCH_SIGNED).
-  return requests[math.min(sent, #requests)]
-end
-LUA
-    run_wrk "$name" "GET /$schema as a user ($4), Range 0-19"
-}
-
-# (k) the unrestricted list, signed by a user like (l), for the ratio: 20 of $MEMO_OBJECTS.
-scenario_unowned() {
-    scenario_memo unowned memo_open "$MEMO_OBJECTS" "open"
-}
-
-# (l) the owner-restricted list: read permission `owner`, so the server adds sm_owner = ? to the
-# SQL (every schema table has an index on sm_owner): 20 of the caller's MEMO_OBJECTS/1000.
-scenario_owned() {
-    scenario_memo owned memo "$((MEMO_OBJECTS / 1000))" "read: owner"
-}
-
 # SQLite's plans for the catalog queries, runs one wrk scenario per function below, then prints
 # a table:
 #   scenario | request | requests/s | p99 (ms) | ratio to the HEAD / ceiling
@@ -705,6 +605,106 @@ EOF
 }
 
 # ---------------------------------------------------------------------------------------------
+
+# Access control (PROTOCOL §12): $MEMO_OBJECTS objects in `memo` (read: owner) and the same rows
+# in `memo_open` (open), owned round-robin by 1,000 users user/u0000 … user/u0999, so that each
+# user owns MEMO_OBJECTS/1000. The schemas are created by one POST each; the rows are inserted
+# with sqlite3 (the API sets sm_owner only from the caller, and 2 x 100,000 rows take a second
+# this way). Then user u0001 signs up and logs in: MEMO_TOKEN and MEMO_MAC_KEY sign the requests.
+seed_memos() {
+    log "seeding $MEMO_OBJECTS objects into memo and memo_open (sqlite3), owned by 1,000 users"
+    local schema status db="$WORK/data/development.sqlite" start seconds
+    for schema in memo memo_open; do
+        status="$(api POST "/$schema" "{\"${schema}_id\":\"probe\",\"title\":\"probe\"}")"
+        [ "$status" = 201 ] || die "POST /$schema answered $status: $(head -c 500 "$WORK/api.out")"
+    done
+    start="$(date +%s.%N)"
+    for schema in memo memo_open; do
+        sqlite3 "$db" "PRAGMA busy_timeout = 10000; BEGIN; DELETE FROM \"$schema\";
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $MEMO_OBJECTS)
+            INSERT INTO \"$schema\" (\"${schema}_id\", createddate, lastmoddate, sm_owner, title)
+            SELECT printf('m%07d', i), 1700000000000 + i, 1700000000000 + i, printf('user/u%04d', i % 1000), 'memo ' || i FROM n;
+            COMMIT;" > /dev/null || die "sqlite3 could not seed $schema"
+    done
+    seconds="$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
+    log "inserted 2 x $MEMO_OBJECTS rows in $seconds s"
+    status="$(api POST /user '{"username":"u0001","password":"bench-password"}')"
+    [ "$status" = 201 ] || die "POST /user answered $status: $(head -c 500 "$WORK/api.out")"
+    status="$(curl -sS -o "$WORK/api.out" -w '%{http_code}' -X POST "$BASE/user/accessToken" -H "Accept: $ACCEPT" \
+        -H "X-StackMob-API-Key: $KEY" -H 'Content-Type: application/x-www-form-urlencoded' \
+        --data 'username=u0001&password=bench-password&token_type=mac&mac_algorithm=hmac-sha-1')"
+    [ "$status" = 200 ] || die "login answered $status: $(head -c 500 "$WORK/api.out")"
+    MEMO_TOKEN="$(grep -o '"access_token":"[^"]*"' "$WORK/api.out" | cut -d'"' -f4)"
+    MEMO_MAC_KEY="$(grep -o '"mac_key":"[^"]*"' "$WORK/api.out" | cut -d'"' -f4)"
+    [ -n "$MEMO_TOKEN" ] && [ -n "$MEMO_MAC_KEY" ] || die "no access_token/mac_key in the login answer"
+}
+
+# sign_requests NAME PATH COUNT: COUNT distinct MAC Authorization headers (PROTOCOL §3.2) for
+# GET PATH as u0001, one per line in $WORK/NAME.sig (python3's hmac: a shell loop over openssl
+# would take minutes). A nonce may not be replayed, so each request needs its own.
+sign_requests() {
+    python3 - "$MEMO_TOKEN" "$MEMO_MAC_KEY" "$2" "$PORT" "$3" > "$WORK/$1.sig" << 'PY'
+import base64, hashlib, hmac, sys, time
+token, key, path, port, count = sys.argv[1], sys.argv[2].encode(), sys.argv[3], sys.argv[4], int(sys.argv[5])
+ts = int(time.time())
+for i in range(count):
+    nonce = "n%d" % i
+    message = "%d\n%s\nGET\n%s\n127.0.0.1\n%s\n\n" % (ts, nonce, path, port)
+    mac = base64.b64encode(hmac.new(key, message.encode(), hashlib.sha1).digest()).decode()
+    print('MAC id="%s",ts="%d",nonce="%s",mac="%s"' % (token, ts, nonce, mac))
+PY
+}
+
+# scenario_memo NAME SCHEMA TOTAL LEVEL: GET /SCHEMA, Range 0-19, default order (newest first),
+# signed by u0001; one probe (206, 20 objects, Content-Range total TOTAL, and for memo only
+# u0001's objects), then wrk, each request with a signature of its own.
+scenario_memo() {
+    local name=$1 schema=$2 total=$3 status count
+    sign_requests "$name" "/$schema" $((SIGNED + 1))
+    status="$(api -H "Authorization: $(head -n 1 "$WORK/$name.sig")" -H 'Range: objects=0-19' GET "/$schema")"
+    count="$(grep -o "\"${schema}_id\":" "$WORK/api.out" | wc -l)"
+    [ "$status" = 206 ] && [ "$count" -eq 20 ] && [ "$(response_header Content-Range)" = "objects 0-19/$total" ] \
+        || die "scenario $name: expected 206, 20 objects, Content-Range objects 0-19/$total; got $status, $count, '$(response_header Content-Range)': $(head -c 300 "$WORK/api.out")"
+    if [ "$schema" = memo ] && grep -o '"sm_owner":"[^"]*"' "$WORK/api.out" | grep -qvx '"sm_owner":"user/u0001"'; then
+        die "scenario $name: an object of another owner was listed: $(head -c 300 "$WORK/api.out")"
+    fi
+    write_lua "$name" << LUA
+wrk.headers["Range"] = "objects=0-19"
+local requests = {}
+local sent = 0
+function prepare()
+  local n = 0
+  for line in io.lines("$WORK/$name.sig") do
+    n = n + 1
+    -- Line 1 was the probe; each thread takes every $THREADS-th of the others.
+    if n > 1 and (n % $THREADS) == (thread_index - 1) then
+      -- wrk.format uses the headers given instead of wrk.headers, not on top of them.
+      local headers = { ["Authorization"] = line }
+      for name, value in pairs(wrk.headers) do headers[name] = value end
+      requests[#requests + 1] = wrk.format("GET", "/$schema", headers)
+    end
+  end
+end
+function request()
+  sent = sent + 1
+  -- Past the prepared signatures the last one is replayed: the server answers 401 and the
+  -- scenario fails (raise BENCH_SIGNED).
+  return requests[math.min(sent, #requests)]
+end
+LUA
+    run_wrk "$name" "GET /$schema as a user ($4), Range 0-19"
+}
+
+# (k) the unrestricted list, signed by a user like (l), for the ratio: 20 of $MEMO_OBJECTS.
+scenario_unowned() {
+    scenario_memo unowned memo_open "$MEMO_OBJECTS" "open"
+}
+
+# (l) the owner-restricted list: read permission `owner`, so the server adds sm_owner = ? to the
+# SQL (every schema table has an index on sm_owner): 20 of the caller's MEMO_OBJECTS/1000.
+scenario_owned() {
+    scenario_memo owned memo "$((MEMO_OBJECTS / 1000))" "read: owner"
+}
 
 print_table() {
     local ceiling="${RPS[head]:-}" name ratio width=7
