@@ -7,17 +7,13 @@ import Testing
 @Suite("Access control: row filters in SQL")
 struct RowFilterStorageTests {
     private func withDatastore<T>(_ body: (SQLiteStorageEngine, Datastore) async throws -> T) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rowfilter-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let registry = SchemaRegistry()
-        let engine = try SQLiteStorageEngine(path: "\(directory)/test.sqlite", durability: .normal, registry: registry)
-        defer { try? engine.close() }
-        let datastore = try await Datastore.open(
-            storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [UserSchema()],
-            relationships: ["user": ["friends": .relation(target: "user", toMany: true)], "doc": ["editors": .relation(target: "user", toMany: true), "reviewer": .relation(target: "user", toMany: false)]],
-            passwordHasher: PasswordHasher(rounds: 1))
-        return try await body(engine, datastore)
+        try await TemporaryDatabase.withEngine { engine, registry in
+            let datastore = try await Datastore.open(
+                storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [UserSchema()],
+                relationships: ["user": ["friends": .relation(target: "user", toMany: true)], "doc": ["editors": .relation(target: "user", toMany: true), "reviewer": .relation(target: "user", toMany: false)]],
+                passwordHasher: PasswordHasher(rounds: 1))
+            return try await body(engine, datastore)
+        }
     }
 
     private func ids(_ engine: SQLiteStorageEngine, _ schema: SchemaDefinition, _ rows: RowFilter) async throws -> Set<String> {

@@ -9,25 +9,21 @@ struct ExpansionStatementCountTests {
     /// `documents` docs, each with 10 tags of its own, each tag with an owner; then one expanded
     /// read of every doc at depth 2. Returns the statements that read ran and the docs it returned.
     private func expandedRead(documents: Int) async throws -> (statements: Int, docs: [JSONObject]) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("expand-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let registry = SchemaRegistry()
         let counter = StatementCounter()
-        let engine = try SQLiteStorageEngine(path: "\(directory)/test.sqlite", durability: .normal, registry: registry, statementCounter: counter)
-        defer { try? engine.close() }
-        let datastore = try await Datastore.open(
-            storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
-        let relations = try RelationMap.parse("tags=tag&tags.owner=person")
-        for doc in 0..<documents {
-            let tags: [JSONValue] = (0..<10).map { tag in
-                ["tag_id": .string("t\(doc)_\(tag)"), "owner": ["person_id": .string("p\(doc)_\(tag)"), "name": "someone"]]
+        return try await TemporaryDatabase.withEngine(statementCounter: counter) { engine, registry in
+            let datastore = try await Datastore.open(
+                storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
+            let relations = try RelationMap.parse("tags=tag&tags.owner=person")
+            for doc in 0..<documents {
+                let tags: [JSONValue] = (0..<10).map { tag in
+                    ["tag_id": .string("t\(doc)_\(tag)"), "owner": ["person_id": .string("p\(doc)_\(tag)"), "name": "someone"]]
+                }
+                _ = try await datastore.upsertGraph(["doc_id": .string("d\(doc)"), "tags": .array(tags)], in: "doc", relations: relations, caller: .anonymous)
             }
-            _ = try await datastore.upsertGraph(["doc_id": .string("d\(doc)"), "tags": .array(tags)], in: "doc", relations: relations, caller: .anonymous)
+            counter.reset()
+            let result = try await datastore.query(in: "doc", QueryRequest(expand: 2), caller: .anonymous)
+            return (counter.value, result.objects)
         }
-        counter.reset()
-        let result = try await datastore.query(in: "doc", QueryRequest(expand: 2), caller: .anonymous)
-        return (counter.value, result.objects)
     }
 
     @Test("20 and 40 objects with 10 related ids each, depth 2: the same small number of statements")

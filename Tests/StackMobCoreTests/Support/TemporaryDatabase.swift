@@ -1,0 +1,19 @@
+import Foundation
+import StackMobCore
+
+/// A SQLite storage engine on a new temporary directory, for tests of the domain below HTTP.
+enum TemporaryDatabase {
+    /// Opens the engine, runs `body`, then closes the engine and removes the directory.
+    static func withEngine<T>(
+        statementCounter: StatementCounter? = nil, _ body: (SQLiteStorageEngine, SchemaRegistry) async throws -> T
+    ) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stackmob-core-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let registry = SchemaRegistry()
+        let engine = try SQLiteStorageEngine(
+            path: "\(directory)/test.sqlite", durability: .normal, registry: registry, statementCounter: statementCounter)
+        defer { try? engine.close() }
+        return try await body(engine, registry)
+    }
+}
