@@ -186,6 +186,14 @@ struct PushRegistrationTests {
                 // Delete by query too.
                 #expect(try await api.delete("/user?username=bob").status == .ok)
                 #expect(try await push.pushSigned(.get, "/tokens?user=bob").array == [])
+                // And a cascade delete through a relation to the user schema.
+                _ = try await api.create("user", ["username": "cal", "password": "pw"])
+                #expect(try await push.pushSigned(.put, "/tokens/androidgcm/g-cal", json: ["user": "cal"]).status == .ok)
+                let team = try await api.post("/team", ["team_id": "t1", "members": ["cal"]], headers: ["X-StackMob-Relations": "members=user"])
+                #expect(team.status == .created, "\(team.text)")
+                #expect(try await api.delete("/team/t1/members/cal", headers: ["X-StackMob-CascadeDelete": "true"]).status == .ok)
+                #expect(try await api.get("/user/cal").status == .notFound)
+                #expect(try await push.pushSigned(.get, "/tokens?user=cal").array == [])
             }
         }
     }

@@ -125,3 +125,49 @@ extension Datastore {
         return existing
     }
 }
+
+extension Datastore {
+    /// Before a write stores files for the object `id` (PROTOCOL §7): refuses what the write
+    /// itself would refuse for access (§12), so that nothing is stored, declared or revealed
+    /// for a caller who may not write. An existing object is checked for update (`replacing`)
+    /// or create (a plain create, which then fails as a duplicate); a new one for create.
+    public func checkWriteAccess(id: String, in schemaName: String, replacing: Bool, caller: Caller) async throws {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        let definition = registry.definition(named: name)
+        try await storage.read { reader in
+            guard replacing, let definition, try reader.fetchObject(definition, id: id) != nil else {
+                _ = try self.authorize(.create, on: name, definition: definition, caller: caller, reader: reader)
+                return
+            }
+            let rows = try self.authorize(.update, on: name, definition: definition, caller: caller, reader: reader)
+            guard try self.fetchVisible(definition, id: id, filter: rows, reader: reader) != nil else {
+                throw DatastoreError.objectNotFound
+            }
+        }
+    }
+}
+
+extension Datastore {
+    /// For a request on a schema that has no table yet (nothing was ever written to it): its
+    /// verb-level refusals (401, 405) still come before "not found" or an empty list (§12.2).
+    func authorizeWithoutTable(_ verb: AccessVerb, on schemaName: String, caller: Caller) async throws {
+        let name = try Identifier.schemaName(fromRequest: schemaName)
+        if case .allow = AccessDecision.of(access.level(verb, on: name), verb: verb, caller: caller) { return }
+        try await storage.read { reader in
+            _ = try self.authorize(verb, on: name, definition: nil, caller: caller, reader: reader)
+        }
+    }
+}
+
+extension Datastore {
+    /// What a write answers (§12): the object as written, or only its primary key when the
+    /// caller may not read it, so that a right to create or update never works as a right to
+    /// read what others stored.
+    func answer(_ object: JSONObject, schema: SchemaDefinition, caller: Caller, reader: any StorageReader) throws -> JSONObject {
+        guard let rows = try readFilter(for: schema, caller: caller, reader: reader),
+            let id = object[schema.primaryKey]?.stringValue,
+            try fetchVisible(schema, id: id, filter: rows, reader: reader) == nil
+        else { return object }
+        return [schema.primaryKey: .string(id)]
+    }
+}

@@ -34,7 +34,10 @@ extension Datastore {
         _ values: [JSONValue], parentID: String, field: String, in schemaName: String, caller: Caller
     ) async throws -> JSONObject {
         let name = try Identifier.schemaName(fromRequest: schemaName)
-        guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
+        guard try existingSchema(name) != nil else {
+            try await authorizeWithoutTable(.update, on: name, caller: caller)
+            throw DatastoreError.objectNotFound
+        }
         guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
         try refuseSystemField(field, in: name)
         let now = clock.nowMilliseconds()
@@ -46,7 +49,9 @@ extension Datastore {
             default: throw RelationError.notACollection(field: field)
             }
             let appended = (existing[field]?.arrayValue ?? []) + values
-            return try self.applyUpdate([field: .array(appended)], to: existing, id: parentID, schema: schema, caller: caller, now: now, writer: writer)
+            let (updated, evolved) = try self.applyUpdate(
+                [field: .array(appended)], to: existing, id: parentID, schema: schema, caller: caller, now: now, writer: writer)
+            return (try self.answer(updated, schema: evolved, caller: caller, reader: writer), evolved)
         }
         return present(object, schema: schema)
     }
@@ -57,7 +62,10 @@ extension Datastore {
         _ rawValues: [String], parentID: String, field: String, in schemaName: String, cascade: Bool, caller: Caller
     ) async throws {
         let name = try Identifier.schemaName(fromRequest: schemaName)
-        guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
+        guard try existingSchema(name) != nil else {
+            try await authorizeWithoutTable(.update, on: name, caller: caller)
+            throw DatastoreError.objectNotFound
+        }
         guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
         try refuseSystemField(field, in: name)
         let now = clock.nowMilliseconds()
@@ -80,12 +88,17 @@ extension Datastore {
                     // Cascading needs delete on the target; related objects the caller may not
                     // delete are only unlinked.
                     let rows = try self.authorize(.delete, on: target, definition: targetSchema, caller: caller, reader: writer)
+                    let isUserSchema = self.userSchemas[target] != nil
                     for id in rawValues {
+                        let deleted: Bool
                         if let rows {
-                            _ = try writer.deleteObjects(targetSchema, matching: .all([Self.primaryKeyEquals(id, schema: targetSchema), .access(rows)]), returning: nil)
+                            let matching = TypedFilter.all([Self.primaryKeyEquals(id, schema: targetSchema), .access(rows)])
+                            deleted = try !writer.deleteObjects(targetSchema, matching: matching, returning: []).isEmpty
                         } else {
-                            _ = try writer.delete(targetSchema, id: id)
+                            deleted = try writer.delete(targetSchema, id: id)
                         }
+                        // A deleted user's devices stop receiving its notifications (PROTOCOL §11.1).
+                        if deleted && isUserSchema { try writer.deletePushTokens(linkedTo: id) }
                     }
                 }
             default:

@@ -11,7 +11,10 @@ extension Datastore {
         let (result, schema) = try await storage.write { writer in
             let graph = RelationGraphWriter(datastore: self, writer: writer, caller: caller, now: now)
             let (object, created) = try graph.upsert(body, id: id, in: name, relations: relations)
-            return (WriteResult(object: object, created: created), graph.schema(named: name) ?? SchemaDefinition(name: name))
+            let schema = graph.schema(named: name) ?? SchemaDefinition(name: name)
+            // A new object holds only what the caller sent; an updated one may hold what others stored.
+            let answered = created ? object : try self.answer(object, schema: schema, caller: caller, reader: writer)
+            return (WriteResult(object: answered, created: created), schema)
         }
         return WriteResult(object: present(result.object, schema: schema), created: result.created)
     }
@@ -35,6 +38,14 @@ extension Datastore {
                 succeeded.append(result.object[primaryKey]?.stringValue ?? "")
             } catch let error where error is DatastoreError || error is RelationError {
                 failed.append(object[primaryKey]?.stringValue ?? ObjectID.generate())
+            } catch let error as AccessError {
+                // A refusal answers 401/405 only while nothing is written: the SDKs refresh and
+                // replay on 401, which must not write the committed elements twice.
+                guard succeeded.isEmpty && failed.isEmpty else {
+                    failed.append(object[primaryKey]?.stringValue ?? ObjectID.generate())
+                    continue
+                }
+                throw error
             }
         }
         return BulkResult(succeeded: succeeded, failed: failed)

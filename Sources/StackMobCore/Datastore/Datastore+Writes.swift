@@ -79,13 +79,17 @@ extension Datastore {
         if let sent = body[primaryKeyName(for: name)], sent != .string(id) {
             throw DatastoreError.primaryKeyChange
         }
-        guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
+        guard try existingSchema(name) != nil else {
+            try await authorizeWithoutTable(.update, on: name, caller: caller)
+            throw DatastoreError.objectNotFound
+        }
         let body = hashingPasswords(in: body, schema: name)
         let now = clock.nowMilliseconds()
         let (object, schema) = try await storage.write { writer in
             guard let schema = self.registry.definition(named: name) else { throw DatastoreError.objectNotFound }
             let existing = try self.existingForUpdate(schema, id: id, caller: caller, writer: writer)
-            return try self.applyUpdate(body, to: existing, id: id, schema: schema, caller: caller, now: now, writer: writer)
+            let (updated, evolved) = try self.applyUpdate(body, to: existing, id: id, schema: schema, caller: caller, now: now, writer: writer)
+            return (try self.answer(updated, schema: evolved, caller: caller, reader: writer), evolved)
         }
         return present(object, schema: schema)
     }

@@ -9,25 +9,36 @@ extension BinaryFields {
     /// inside it; returns the body with their URLs. `id` is nil on create: the key is then the
     /// body's own or a generated one, written into the body.
     ///
-    /// With `replacing` false an existing object is refused as a duplicate before any file is
-    /// stored, so its files are never touched.
+    /// Nothing is stored for an object the caller may not write (§12). With `replacing` false
+    /// an existing object is refused as a duplicate before any file is stored, so its files
+    /// are never touched.
     public func upload(
         graph body: JSONObject, schema: String, id: String?, relations: RelationMap?, fieldTypes: String?, replacing: Bool,
-        into batch: inout FileBatch
+        caller: Caller, into batch: inout FileBatch
     ) async throws -> JSONObject {
         var body = body
         var objectID = id ?? ""
         if id == nil {
             (body, objectID) = try datastore.assigningPrimaryKey(body, in: schema)
         }
-        return try await upload(object: body, id: objectID, schema: schema, relations: relations, fieldTypes: fieldTypes, replacing: replacing, into: &batch)
+        return try await upload(
+            object: body, id: objectID, schema: schema, relations: relations, fieldTypes: fieldTypes, replacing: replacing, caller: caller,
+            into: &batch)
     }
 
     /// After the write (committed or not): removes every file of the batch's objects, new or
     /// previous, that the stored object does not reference.
     public func finish(_ batch: FileBatch) async {
         for entry in batch.entries {
-            let stored = try? await datastore.read(id: entry.id, in: entry.schema, caller: .privateKey)
+            let stored: JSONObject?
+            do {
+                stored = try await datastore.read(id: entry.id, in: entry.schema, caller: .privateKey)
+            } catch DatastoreError.objectNotFound {
+                stored = nil
+            } catch {
+                // Unknown state: keeping an orphan file is better than deleting a live one.
+                continue
+            }
             let live = Set(keys(in: stored, schema: entry.schema, id: entry.id).values)
             let candidates = entry.upload.stored + keys(in: entry.previous, schema: entry.schema, id: entry.id).values
             await remove(candidates.filter { !live.contains($0) })
@@ -36,10 +47,12 @@ extension BinaryFields {
 
     private func upload(
         object body: JSONObject, id: String, schema: String, relations: RelationMap?, fieldTypes: String?, replacing: Bool,
-        into batch: inout FileBatch
+        caller: Caller, into batch: inout FileBatch
     ) async throws -> JSONObject {
         var body = body
         if concerns(body, schema: schema, fieldTypes: fieldTypes) {
+            try await datastore.checkWriteAccess(id: id, in: schema, replacing: replacing, caller: caller)
+            // Internal: the caller's own access was checked just above.
             let previous = try? await datastore.read(id: id, in: schema, caller: .privateKey)
             if previous != nil && !replacing {
                 throw DatastoreError.duplicateKey(schema: try Identifier.schemaName(fromRequest: schema), id: id)
@@ -56,7 +69,7 @@ extension BinaryFields {
             if case .relation(let declared, _)? = definition?.type(of: field) { target = declared }
             switch body[field] {
             case .object(let nested)?:
-                body[field] = .object(try await upload(nested: nested, schema: target, relations: entry.children, into: &batch))
+                body[field] = .object(try await upload(nested: nested, schema: target, relations: entry.children, caller: caller, into: &batch))
             case .array(let elements)?:
                 var uploaded: [JSONValue] = []
                 for element in elements {
@@ -64,7 +77,7 @@ extension BinaryFields {
                         uploaded.append(element)
                         continue
                     }
-                    uploaded.append(.object(try await upload(nested: nested, schema: target, relations: entry.children, into: &batch)))
+                    uploaded.append(.object(try await upload(nested: nested, schema: target, relations: entry.children, caller: caller, into: &batch)))
                 }
                 body[field] = .array(uploaded)
             default:
@@ -77,10 +90,13 @@ extension BinaryFields {
     /// A related object is created or updated by the upsert, so it always replaces. Only an
     /// object that carries files (or whose own related objects may) gets its key here; the
     /// graph writer assigns the others.
-    private func upload(nested: JSONObject, schema: String, relations: RelationMap, into batch: inout FileBatch) async throws -> JSONObject {
+    private func upload(
+        nested: JSONObject, schema: String, relations: RelationMap, caller: Caller, into batch: inout FileBatch
+    ) async throws -> JSONObject {
         guard concerns(nested, schema: schema, fieldTypes: nil) || !relations.isEmpty else { return nested }
         let (assigned, id) = try datastore.assigningPrimaryKey(nested, in: schema)
-        let body = try await upload(object: assigned, id: id, schema: schema, relations: relations, fieldTypes: nil, replacing: true, into: &batch)
+        let body = try await upload(
+            object: assigned, id: id, schema: schema, relations: relations, fieldTypes: nil, replacing: true, caller: caller, into: &batch)
         return body == assigned ? nested : body
     }
 }

@@ -17,7 +17,7 @@ extension DatastoreController {
         let uploaded = try await finishing(binary, &batch, onlyOnError: true) { batch in
             try await binary.upload(
                 graph: body, schema: schema, id: id, relations: relations, fieldTypes: request.headers[.stackMobFieldTypes],
-                replacing: replacing, into: &batch)
+                replacing: replacing, caller: context.caller, into: &batch)
         }
         if batch.isEmpty { return try await write(body) }
         return try await finishing(binary, &batch) { _ in try await write(uploaded) }
@@ -40,10 +40,12 @@ extension DatastoreController {
                 do {
                     let uploaded = try await binary.upload(
                         graph: object, schema: schema, id: nil, relations: relations, fieldTypes: request.headers[.stackMobFieldTypes],
-                        replacing: relations != nil, into: &batch)
+                        replacing: relations != nil, caller: context.caller, into: &batch)
                     if uploaded != object { prepared[index] = .object(uploaded) }
-                } catch DatastoreError.duplicateKey {
-                    // The write lists it as failed; its envelopes are never stored.
+                } catch let error where error is DatastoreError || error is AccessError {
+                    // A duplicate, or an object the caller may not write: the write refuses it
+                    // the same way (listed in failed, or the whole request refused), and its
+                    // envelopes are never stored.
                     continue
                 }
             }
