@@ -36,10 +36,12 @@ struct BinaryFieldBatchTests {
                     // Refused by the type check after its file was stored: the file goes again.
                     ["photo_id": "c", "rating": "high", "pic": .string(Files.envelope([2], filename: "c.png"))],
                     ["photo_id": "d", "title": "no file"],
+                    // The same id twice: the second is refused and must not replace the first's file.
+                    ["photo_id": "a", "pic": .string(Files.envelope([6, 6, 6], filename: "a.png"))],
                 ])
                 #expect(response.status == .ok)
                 #expect(response.object?["succeeded"] == ["a", "b", "d"])
-                #expect(response.object?["failed"] == ["x", "c"])
+                #expect(response.object?["failed"] == ["x", "c", "a"])
 
                 let urlA = try await Self.storedURL(client, "/photo/a", "pic")
                 #expect(urlA.hasSuffix("/_files/development/photo/a/pic/a.png"))

@@ -34,14 +34,19 @@ extension DatastoreController {
         guard let binary = try binaryFields(request, context) else { return try await write(elements) }
         var batch = FileBatch()
         var prepared = elements
+        var seen: Set<String> = []
         try await finishing(binary, &batch, onlyOnError: true) { batch in
             for (index, element) in elements.enumerated() {
                 guard case .object(let object) = element else { continue }
+                let (body, id) = try binary.datastore.assigningPrimaryKey(object, in: schema)
+                // A plain bulk create refuses an id it has already created: such an element must
+                // not store a file, which would take the path of the first element's file.
+                guard seen.insert(id).inserted || relations != nil else { continue }
                 do {
                     let uploaded = try await binary.upload(
-                        graph: object, schema: schema, id: nil, relations: relations, fieldTypes: request.headers[.stackMobFieldTypes],
+                        graph: body, schema: schema, id: id, relations: relations, fieldTypes: request.headers[.stackMobFieldTypes],
                         replacing: relations != nil, caller: context.caller, into: &batch)
-                    if uploaded != object { prepared[index] = .object(uploaded) }
+                    if uploaded != body { prepared[index] = .object(uploaded) }
                 } catch let error where error is DatastoreError || error is AccessError {
                     // A duplicate, or an object the caller may not write: the write refuses it
                     // the same way (listed in failed, or the whole request refused), and its
