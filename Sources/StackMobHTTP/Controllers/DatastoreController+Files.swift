@@ -38,19 +38,19 @@ extension DatastoreController {
         try await finishing(binary, &batch, onlyOnError: true) { batch in
             for (index, element) in elements.enumerated() {
                 guard case .object(let object) = element else { continue }
-                let (body, id) = try binary.datastore.assigningPrimaryKey(object, in: schema)
-                // A plain bulk create refuses an id it has already created: such an element must
-                // not store a file, which would take the path of the first element's file.
-                guard seen.insert(id).inserted || relations != nil else { continue }
                 do {
+                    let (body, id) = try binary.datastore.assigningPrimaryKey(object, in: schema)
+                    // A plain bulk create refuses an id it has already created: such an element
+                    // must not store a file, which would take the path of the first one's file.
+                    guard seen.insert(id).inserted || relations != nil else { continue }
                     let uploaded = try await binary.upload(
                         graph: body, schema: schema, id: id, relations: relations, fieldTypes: request.headers[.stackMobFieldTypes],
                         replacing: relations != nil, caller: context.caller, into: &batch)
                     if uploaded != body { prepared[index] = .object(uploaded) }
                 } catch let error where error is DatastoreError || error is AccessError {
-                    // A duplicate, or an object the caller may not write: the write refuses it
-                    // the same way (listed in failed, or the whole request refused), and its
-                    // envelopes are never stored.
+                    // A bad key, a duplicate, or an object the caller may not write: the write
+                    // refuses it the same way (listed in failed, or the whole request refused),
+                    // and its envelopes are never stored.
                     continue
                 }
             }
