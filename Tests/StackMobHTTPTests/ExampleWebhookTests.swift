@@ -16,21 +16,25 @@ struct ExampleWebhookTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scripts/custom-code-example.py")
 
-    /// A loopback port nobody listens on now (the kernel's choice for a socket bound to port 0).
+    /// A loopback port nobody listens on now, below Linux's ephemeral range (32768 and up):
+    /// the suites running in parallel bind port 0 and get ephemeral ports, so none of them can
+    /// take this one between the check and the webhook's own bind.
     static func freePort() throws -> Int {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(socketFD >= 0)
-        defer { close(socketFD) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, length) == 0 && getsockname(socketFD, $0, &length) == 0 }
+        for _ in 0..<50 {
+            let port = Int.random(in: 20_000..<32_000)
+            let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(socketFD >= 0)
+            defer { close(socketFD) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            if bound { return port }
         }
-        try #require(bound)
-        return Int(UInt16(bigEndian: address.sin_port))
+        throw TestFailure("no free port below the ephemeral range")
     }
 
     @Test("a call reaches the Python example, which stores an object through the API with the private key")

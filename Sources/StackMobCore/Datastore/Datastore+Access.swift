@@ -148,13 +148,20 @@ extension Datastore {
 }
 
 extension Datastore {
-    /// For a request on a schema that has no table yet (nothing was ever written to it): its
-    /// verb-level refusals (401, 405) still come before "not found" or an empty list (§12.2).
-    func authorizeWithoutTable(_ verb: AccessVerb, on schemaName: String, caller: Caller) async throws {
+    /// The verb-level part of a permission, checked first: a level's 401 or 405 comes before
+    /// anything is said about the schema (that it has no table yet, a field it lacks in a query,
+    /// an object that is not there), §12.2. Row rules are applied later, inside the statement.
+    func authorizeVerb(_ verb: AccessVerb, on schemaName: String, caller: Caller) async throws {
         let name = try Identifier.schemaName(fromRequest: schemaName)
-        if case .allow = AccessDecision.of(access.level(verb, on: name), verb: verb, caller: caller) { return }
-        try await storage.read { reader in
-            _ = try self.authorize(verb, on: name, definition: nil, caller: caller, reader: reader)
+        switch AccessDecision.of(access.level(verb, on: name), verb: verb, caller: caller) {
+        case .allow, .allowRows:
+            return
+        case .deny(let error):
+            throw error
+        case .allowIfMember:
+            try await storage.read { reader in
+                _ = try self.authorize(verb, on: name, definition: nil, caller: caller, reader: reader)
+            }
         }
     }
 }

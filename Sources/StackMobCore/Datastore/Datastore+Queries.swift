@@ -11,10 +11,8 @@ extension Datastore {
     /// caller may read match: the permission's row rule is part of the statement, so pages and
     /// totals never count hidden objects (§12.2).
     public func query(in schemaName: String, _ request: QueryRequest, caller: Caller) async throws -> QueryResult {
-        guard let schema = try existingSchema(schemaName) else {
-            try await authorizeWithoutTable(.read, on: schemaName, caller: caller)
-            return QueryResult(objects: [], total: nil)
-        }
+        try await authorizeVerb(.read, on: schemaName, caller: caller)
+        guard let schema = try existingSchema(schemaName) else { return QueryResult(objects: [], total: nil) }
         let filter = try request.filter.map { filter throws(QueryError) in try QueryBinder.bind(filter, to: schema) }
         for key in request.order {
             switch QueryBinder.queryType(of: key.field, in: schema) {
@@ -51,10 +49,8 @@ extension Datastore {
     @discardableResult
     public func deleteMatching(in schemaName: String, filter: QueryFilter?, caller: Caller) async throws -> [JSONObject] {
         guard let filter else { throw QueryError.deleteNeedsQuery }
-        guard let schema = try existingSchema(schemaName) else {
-            try await authorizeWithoutTable(.delete, on: schemaName, caller: caller)
-            return []
-        }
+        try await authorizeVerb(.delete, on: schemaName, caller: caller)
+        guard let schema = try existingSchema(schemaName) else { return [] }
         let typed = try QueryBinder.bind(filter, to: schema)
         let binaryFields = schema.fields.filter { $0.value == .binary }.map(\.key).sorted()
         let isUserSchema = userSchemas[schema.name] != nil

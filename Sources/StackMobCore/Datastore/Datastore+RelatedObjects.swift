@@ -34,10 +34,8 @@ extension Datastore {
         _ values: [JSONValue], parentID: String, field: String, in schemaName: String, caller: Caller
     ) async throws -> JSONObject {
         let name = try Identifier.schemaName(fromRequest: schemaName)
-        guard try existingSchema(name) != nil else {
-            try await authorizeWithoutTable(.update, on: name, caller: caller)
-            throw DatastoreError.objectNotFound
-        }
+        try await authorizeVerb(.update, on: name, caller: caller)
+        guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
         guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
         try refuseSystemField(field, in: name)
         let now = clock.nowMilliseconds()
@@ -62,10 +60,8 @@ extension Datastore {
         _ rawValues: [String], parentID: String, field: String, in schemaName: String, cascade: Bool, caller: Caller
     ) async throws {
         let name = try Identifier.schemaName(fromRequest: schemaName)
-        guard try existingSchema(name) != nil else {
-            try await authorizeWithoutTable(.update, on: name, caller: caller)
-            throw DatastoreError.objectNotFound
-        }
+        try await authorizeVerb(.update, on: name, caller: caller)
+        guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
         guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
         try refuseSystemField(field, in: name)
         let now = clock.nowMilliseconds()

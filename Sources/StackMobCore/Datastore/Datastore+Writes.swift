@@ -79,10 +79,8 @@ extension Datastore {
         if let sent = body[primaryKeyName(for: name)], sent != .string(id) {
             throw DatastoreError.primaryKeyChange
         }
-        guard try existingSchema(name) != nil else {
-            try await authorizeWithoutTable(.update, on: name, caller: caller)
-            throw DatastoreError.objectNotFound
-        }
+        try await authorizeVerb(.update, on: name, caller: caller)
+        guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
         let body = hashingPasswords(in: body, schema: name)
         let now = clock.nowMilliseconds()
         let (object, schema) = try await storage.write { writer in

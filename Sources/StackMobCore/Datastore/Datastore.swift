@@ -72,10 +72,8 @@ public struct Datastore: Sendable {
     /// `GET /<schema>/<id>`. An object the caller may not read is not found (§12.2). Server-internal
     /// reads pass `.privateKey`: permissions restrict clients, not the server itself.
     public func read(id: String, in schemaName: String, select: [String]? = nil, expand: Int = 0, caller: Caller) async throws -> JSONObject {
-        guard let schema = try existingSchema(schemaName) else {
-            try await authorizeWithoutTable(.read, on: schemaName, caller: caller)
-            throw DatastoreError.objectNotFound
-        }
+        try await authorizeVerb(.read, on: schemaName, caller: caller)
+        guard let schema = try existingSchema(schemaName) else { throw DatastoreError.objectNotFound }
         try validateSelect(select, schema: schema, expand: expand)
         let loader = relationLoader(caller: caller)
         let object = try await storage.read { reader in
@@ -90,10 +88,8 @@ public struct Datastore: Sendable {
 
     /// `DELETE /<schema>/<id>`. An object the caller may not delete is not found (§12.2).
     public func delete(id: String, in schemaName: String, caller: Caller) async throws {
-        guard let schema = try existingSchema(schemaName) else {
-            try await authorizeWithoutTable(.delete, on: schemaName, caller: caller)
-            throw DatastoreError.objectNotFoundForDelete
-        }
+        try await authorizeVerb(.delete, on: schemaName, caller: caller)
+        guard let schema = try existingSchema(schemaName) else { throw DatastoreError.objectNotFoundForDelete }
         let isUserSchema = userSchemas[schema.name] != nil
         let deleted = try await storage.write { writer in
             let deleted: Bool

@@ -91,6 +91,24 @@ struct AccessEdgeCaseTests {
         }
     }
 
+    @Test("a refused caller learns nothing about the schema's fields: 401 comes before a query's 400")
+    func refusalBeforeValidation() async throws {
+        let clock = ManualClock()
+        try await TestServer.run(configure: Self.configure, clock: clock) { client in
+            let fixture = try await ACLFixture.make(client, clock: clock, users: [:])
+            #expect(try await fixture.send(.privateKey, .post, "/vault", json: ["vault_id": "v1", "note": "x"]).status == .created)
+            for (path, headers) in [
+                ("/vault?nosuchfield=1", [:]), ("/vault?note=x", ["X-StackMob-OrderBy": "nosuchfield:asc"]),
+                ("/vault/v1", ["X-StackMob-Select": "nosuchfield"]),
+            ] as [(String, [String: String])] {
+                let refused = try await fixture.send(.anonymous, .get, path, headers: headers)
+                #expect(refused.status == .unauthorized && refused.object == ["error": "Insufficient authorization"], "\(path): \(refused.text)")
+            }
+            // The private key still gets the validation error.
+            #expect(try await fixture.send(.privateKey, .get, "/vault?note=x", headers: ["X-StackMob-OrderBy": "nosuchfield:asc"]).status == .badRequest)
+        }
+    }
+
     @Test("a schema with no table yet still answers its level's refusal before 'not found' or an empty list")
     func refusalsWithoutTable() async throws {
         let clock = ManualClock()
