@@ -17,17 +17,13 @@ user ({"schema", "id"} or null), caller, environment, api_version. Whatever this
 (status, headers, body) goes back to the client.
 
 Calling back into the API: requests signed with OAuth 1.0 (PROTOCOL §3.3) using the environment's
-private key are trusted and bypass ACLs. `ExampleWebhookTests` runs this file against the server.
+private key are trusted and bypass ACLs; the signer is the one in scripts/oauth1-request.py, which
+must stay beside this file. `ExampleWebhookTests` runs this file against the server.
 """
-import base64
-import hashlib
-import hmac
+import importlib.util
 import json
 import os
-import time
-import urllib.parse
 import urllib.request
-import uuid
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 API = os.environ.get("STACKMOB_URL", "http://127.0.0.1:8080")
@@ -35,29 +31,11 @@ PUBLIC_KEY = os.environ.get("STACKMOB_PUBLIC_KEY", "")
 PRIVATE_KEY = os.environ.get("STACKMOB_PRIVATE_KEY", "")
 API_VERSION = int(os.environ.get("STACKMOB_API_VERSION", "0"))
 
-
-def enc(text):
-    return urllib.parse.quote(str(text), safe="-._~")
-
-
-def oauth1_header(method, url):
-    """RFC 5849 HMAC-SHA1, two-legged: consumer key = public key, secret = private key."""
-    parts = urllib.parse.urlsplit(url)
-    base_url = f"{parts.scheme}://{parts.netloc.lower()}{parts.path}"
-    oauth = {
-        "oauth_consumer_key": PUBLIC_KEY,
-        "oauth_nonce": str(uuid.uuid4()),
-        "oauth_signature_method": "HMAC-SHA1",
-        "oauth_timestamp": str(int(time.time())),
-        "oauth_version": "1.0",
-    }
-    params = list(oauth.items()) + urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
-    normalized = "&".join(f"{k}={v}" for k, v in sorted((enc(k), enc(v)) for k, v in params))
-    base_string = "&".join([method.upper(), enc(base_url), enc(normalized)])
-    key = enc(PRIVATE_KEY) + "&"
-    signature = base64.b64encode(hmac.new(key.encode(), base_string.encode(), hashlib.sha1).digest()).decode()
-    oauth["oauth_signature"] = signature
-    return "OAuth " + ", ".join(f'{k}="{enc(v)}"' for k, v in oauth.items())
+# The OAuth 1.0 signer of scripts/oauth1-request.py (RFC 5849 HMAC-SHA1, two-legged: consumer
+# key = public key, secret = private key), loaded from beside this file: one signer for both.
+_spec = importlib.util.spec_from_file_location("oauth1_request", os.path.join(os.path.dirname(os.path.abspath(__file__)), "oauth1-request.py"))
+oauth1 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(oauth1)
 
 
 def api(method, path, body=None):
@@ -67,7 +45,7 @@ def api(method, path, body=None):
     request = urllib.request.Request(url, data=data, method=method)
     request.add_header("Accept", f"application/vnd.stackmob+json; version={API_VERSION}")
     request.add_header("X-StackMob-API-Key", PUBLIC_KEY)
-    request.add_header("Authorization", oauth1_header(method, url))
+    request.add_header("Authorization", oauth1.sign(method, url, PUBLIC_KEY, PRIVATE_KEY))
     if data is not None:
         request.add_header("Content-Type", "application/json")
     try:

@@ -30,7 +30,7 @@ public struct BinaryFields: Sendable {
     /// touches a binary field. Other writes skip the file handling entirely.
     public func concerns(_ body: JSONObject, schema schemaName: String, fieldTypes: String?) -> Bool {
         let definition = (try? Identifier.schemaName(fromRequest: schemaName)).flatMap { datastore.registry.definition(named: $0) }
-        let declared = Set((fieldTypes.map(FieldTypesHeader.parse) ?? []).filter { $0.type == "binary" }.map { $0.path })
+        let declared = Self.declaredBinaryFields(fieldTypes)
         return body.contains { field, value in
             if definition?.type(of: field) == .binary || declared.contains(field) { return true }
             if case .string(let text) = value { return BinaryEnvelope.looksLikeEnvelope(text) }
@@ -38,12 +38,17 @@ public struct BinaryFields: Sendable {
         }
     }
 
+    /// The fields `X-StackMob-FieldTypes` declares binary (`pic=binary`, §6.6).
+    static func declaredBinaryFields(_ fieldTypes: String?) -> Set<String> {
+        Set((fieldTypes.map(FieldTypesHeader.parse) ?? []).filter { $0.type == "binary" }.map(\.path))
+    }
+
     /// Declares new binary fields, stores the files of `body`'s envelopes and returns the body
     /// with their URLs. `fieldTypes` is the `X-StackMob-FieldTypes` header (§6.6); `previous`
     /// is the stored object the write will change, if any.
     public func upload(_ body: JSONObject, schema schemaName: String, id: String, fieldTypes: String?, previous: JSONObject?) async throws -> Upload {
         let name = try Identifier.schemaName(fromRequest: schemaName)
-        let declared = Set((fieldTypes.map(FieldTypesHeader.parse) ?? []).filter { $0.type == "binary" }.map { $0.path })
+        let declared = Self.declaredBinaryFields(fieldTypes)
         let definition = datastore.registry.definition(named: name)
         var newFields: [String: FieldType] = [:]
         var envelopes: [(field: String, envelope: BinaryEnvelope)] = []
