@@ -85,7 +85,7 @@ public final class ServerProcess: Sendable {
     public var log: String { output.text.withLock { $0 } }
 
     /// Whether the process is still running (reaps it once it has ended).
-    private var isRunning: Bool {
+    public var isRunning: Bool {
         exitStatus.withLock { status in
             guard status == nil else { return false }
             var raw: Int32 = 0

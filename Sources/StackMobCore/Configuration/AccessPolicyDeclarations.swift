@@ -14,7 +14,7 @@ public enum AccessPolicyDeclarations {
         var parsed: [String: SchemaPermissions] = [:]
         for (schema, value) in tree {
             let schemaKey = "\(key).\(schema)"
-            guard Identifier.isValidSchemaName(schema), !Identifier.reservedSchemaNames.contains(schema) else {
+            guard Identifier.isValidSchemaName(schema), !Identifier.isReservedSchemaName(schema) else {
                 throw ConfigurationError(key: schemaKey, "'\(schema)' is not a valid schema name")
             }
             guard let verbs = value.objectValue, !verbs.isEmpty else {

@@ -52,6 +52,9 @@ enum ConfigurationValidator {
             guard Identifier.isValidSchemaName(schema.name) else {
                 throw ConfigurationError(key: "\(key).name", "'\(schema.name)' is not a valid schema name (lower-case letters, digits, underscores, starting with a letter)")
             }
+            guard !Identifier.isReservedSchemaName(schema.name) else {
+                throw ConfigurationError(key: "\(key).name", "'\(schema.name)' is reserved (listapi, or a name starting with sqlite_)")
+            }
             guard names.insert(schema.name).inserted else {
                 throw ConfigurationError(key: "\(key).name", "'\(schema.name)' is listed twice")
             }

@@ -7,7 +7,7 @@ public enum RelationshipDeclarations {
         var declared: [String: [String: FieldType]] = [:]
         for (schema, value) in tree {
             let schemaKey = "\(key).\(schema)"
-            guard Identifier.isValidSchemaName(schema), !Identifier.reservedSchemaNames.contains(schema) else {
+            guard Identifier.isValidSchemaName(schema), !Identifier.isReservedSchemaName(schema) else {
                 throw ConfigurationError(key: schemaKey, "'\(schema)' is not a valid schema name")
             }
             guard let fields = value.objectValue else {
@@ -33,6 +33,6 @@ public enum RelationshipDeclarations {
     }
 
     private static func isTarget(_ name: String) -> Bool {
-        Identifier.isValidSchemaName(name) && !Identifier.reservedSchemaNames.contains(name)
+        Identifier.isValidSchemaName(name) && !Identifier.isReservedSchemaName(name)
     }
 }

@@ -10,6 +10,9 @@ extension Datastore {
             let existing = self.registry.definition(named: name)
             let next = (existing ?? SchemaDefinition(name: name, primaryKey: self.primaryKeyName(for: name))).adding(fields)
             if next != existing {
+                guard next.fields.count <= SchemaDefinition.maxInferredFields else {
+                    throw DatastoreError.tooManyFields(schema: name, limit: SchemaDefinition.maxInferredFields)
+                }
                 try writer.evolveSchema(from: existing, to: next)
             }
         }

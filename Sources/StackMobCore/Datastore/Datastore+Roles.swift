@@ -31,7 +31,7 @@ extension Datastore {
                     let previous = existing[SchemaDefinition.lastModifiedDate]?.integerValue ?? 0
                     try writer.update(schema, id: role, changes: [
                         RoleSchema.membersField: .array((current + missing).map(JSONValue.string)),
-                        SchemaDefinition.lastModifiedDate: .integer(max(now, previous + 1)),
+                        SchemaDefinition.lastModifiedDate: .integer(ObjectTimestamps.nextModification(after: previous, now: now)),
                     ])
                 } else {
                     try writer.insert([

@@ -134,7 +134,7 @@ extension Datastore {
         if changes[SchemaDefinition.lastModifiedDate] == nil {
             // lastmoddate strictly increases on every write, even within one millisecond (§4.1).
             let previous = existing[SchemaDefinition.lastModifiedDate]?.integerValue ?? 0
-            changes[SchemaDefinition.lastModifiedDate] = .integer(max(now, previous + 1))
+            changes[SchemaDefinition.lastModifiedDate] = .integer(ObjectTimestamps.nextModification(after: previous, now: now))
         }
         if plan.definition != schema {
             try writer.evolveSchema(from: schema, to: plan.definition)

@@ -26,6 +26,8 @@ public enum DatastoreError: Error, Sendable, Equatable {
     case notAnObject
     case invalidTimestamp(field: String)
     case secondGeopoint(field: String, existing: String)
+    /// A write that would grow a schema past `SchemaDefinition.maxInferredFields`.
+    case tooManyFields(schema: String, limit: Int)
 
     public var message: String {
         switch self {
@@ -61,8 +63,10 @@ public enum DatastoreError: Error, Sendable, Equatable {
             "The request body must be a JSON object, or an array of JSON objects"
         case .secondGeopoint(let field, let existing):
             "\(field) would be a second geopoint field: a schema has one geopoint field, here \(existing)"
+        case .tooManyFields(let schema, let limit):
+            "Schema '\(schema)' cannot have more than \(limit) fields"
         case .invalidTimestamp(let field):
-            "\(field) must be an integer number of milliseconds since the epoch"
+            "\(field) must be an integer number of milliseconds since the epoch, from 0 to \(ObjectTimestamps.acceptedRange.upperBound)"
         }
     }
 }

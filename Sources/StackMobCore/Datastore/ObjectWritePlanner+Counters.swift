@@ -24,10 +24,16 @@ extension ObjectWritePlanner {
             let (sum, overflow) = a.addingReportingOverflow(b)
             guard !overflow else { throw mode.typeError(field) }
             return .integer(sum)
-        case (.integer(let a), .float(let b)): return .float(Double(a) + b)
-        case (.float(let a), .integer(let b)): return .float(a + Double(b))
-        case (.float(let a), .float(let b)): return .float(a + b)
+        case (.integer(let a), .float(let b)): return try finite(Double(a) + b, field: field, mode: mode)
+        case (.float(let a), .integer(let b)): return try finite(a + Double(b), field: field, mode: mode)
+        case (.float(let a), .float(let b)): return try finite(a + b, field: field, mode: mode)
         default: throw mode.typeError(field)
         }
+    }
+
+    /// `1e308 + 1e308` is infinite, which JSON cannot carry: refused like an integer overflow.
+    private static func finite(_ sum: Double, field: String, mode: Mode) throws(DatastoreError) -> JSONValue {
+        guard sum.isFinite else { throw mode.typeError(field) }
+        return .float(sum)
     }
 }

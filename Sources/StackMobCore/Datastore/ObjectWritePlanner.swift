@@ -43,7 +43,7 @@ struct ObjectWritePlanner {
                 // Clients may send their own timestamps (offline sync, D25).
                 switch value {
                 case .null: continue
-                case .integer: values[field] = value
+                case .integer(let milliseconds) where ObjectTimestamps.acceptedRange.contains(milliseconds): values[field] = value
                 default: throw .invalidTimestamp(field: field)
                 }
             case SchemaDefinition.owner:
@@ -91,6 +91,9 @@ struct ObjectWritePlanner {
         }
         if !newFields.isEmpty {
             definition = definition.adding(newFields)
+            guard definition.fields.count <= SchemaDefinition.maxInferredFields else {
+                throw .tooManyFields(schema: schema.name, limit: SchemaDefinition.maxInferredFields)
+            }
         }
         return Plan(definition: definition, values: values)
     }

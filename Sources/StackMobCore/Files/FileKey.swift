@@ -46,7 +46,9 @@ public struct FileKey: Sendable, Hashable {
         var stem = filename[..<dot]
         let suffix = filename[dot...]
         var number = 1
-        if let dash = stem.lastIndex(of: "-"), let previous = Int(stem[stem.index(after: dash)...]), previous > 0 {
+        // The name is the client's: `a-9223372036854775807.png` has no successor, and gets `-1`
+        // appended instead of trapping.
+        if let dash = stem.lastIndex(of: "-"), let previous = Int(stem[stem.index(after: dash)...]), previous > 0, previous < .max {
             number = previous + 1
             stem = stem[..<dash]
         }

@@ -22,5 +22,19 @@ public struct ObjectRange: Sendable, Equatable {
         return ObjectRange(start: start, end: end)
     }
 
-    public var limit: Int? { end.map { $0 - start + 1 } }
+    /// How many objects the range holds. Both bounds are the client's, so `objects=0-<Int.max>`
+    /// saturates at `Int.max` instead of trapping.
+    public var limit: Int? {
+        end.map { end in
+            let (count, overflow) = (end - start).addingReportingOverflow(1)
+            return overflow ? .max : count
+        }
+    }
+
+    /// The index of the last of `count` objects returned from `start` (for `Content-Range`), or
+    /// nil if it is not representable.
+    public func lastIndex(returning count: Int) -> Int? {
+        let (last, overflow) = start.addingReportingOverflow(count - 1)
+        return overflow ? nil : last
+    }
 }

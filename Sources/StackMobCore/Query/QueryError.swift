@@ -9,6 +9,8 @@ public enum QueryError: Error, Sendable, Equatable {
     case invalidRange(String)
     case invalidExpand(String)
     case deleteNeedsQuery
+    /// A query past one of `QueryLimits`: `what` names the thing counted.
+    case limitExceeded(what: String, limit: Int)
 
     public var message: String {
         switch self {
@@ -28,6 +30,8 @@ public enum QueryError: Error, Sendable, Equatable {
             "Invalid Range header '\(value)': use objects=<start>-<end> or objects=<start>-"
         case .invalidExpand(let value):
             "Invalid expansion depth '\(value)': X-StackMob-Expand and _expand take an integer from 0 to 3"
+        case .limitExceeded(let what, let limit):
+            "Too many \(what): a query may have at most \(limit)"
         case .deleteNeedsQuery:
             "DELETE /<schema> needs a query: to delete every object, delete them by id"
         }

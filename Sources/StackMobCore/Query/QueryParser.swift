@@ -11,17 +11,27 @@ public enum QueryParser {
         var plain: [QueryFilter] = []
         // Groups and their alternatives in the order they first appear.
         var groups: [(id: String, alternatives: [(id: String?, conditions: [QueryFilter])])] = []
-        for (key, value) in parameters where !reservedParameters.contains(key) {
+        let filters = parameters.filter { !reservedParameters.contains($0.key) }
+        guard filters.count <= QueryLimits.maxConditions else {
+            throw .limitExceeded(what: "filter parameters", limit: QueryLimits.maxConditions)
+        }
+        for (key, value) in filters {
             let (group, alternative, rest) = try splitPrefix(key)
             let condition = QueryFilter.condition(try parseCondition(rest, value: value, parameter: key))
             guard let group else {
                 plain.append(condition)
                 continue
             }
-            let groupIndex = groups.firstIndex { $0.id == group } ?? {
+            let groupIndex: Int
+            if let existing = groups.firstIndex(where: { $0.id == group }) {
+                groupIndex = existing
+            } else {
+                guard groups.count < QueryLimits.maxOrGroups else {
+                    throw .limitExceeded(what: "[orN] groups", limit: QueryLimits.maxOrGroups)
+                }
                 groups.append((group, []))
-                return groups.count - 1
-            }()
+                groupIndex = groups.count - 1
+            }
             if let alternative, let index = groups[groupIndex].alternatives.firstIndex(where: { $0.id == alternative }) {
                 groups[groupIndex].alternatives[index].conditions.append(condition)
             } else {
@@ -82,8 +92,8 @@ public enum QueryParser {
         case "gt": comparison = .greaterThan(value)
         case "gte": comparison = .greaterOrEqual(value)
         // Lists are split on commas after percent-decoding (PROTOCOL §2.2, D30).
-        case "in": comparison = .isIn(value.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
-        case "nin": comparison = .notIn(value.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+        case "in": comparison = .isIn(try list(value, parameter: parameter))
+        case "nin": comparison = .notIn(try list(value, parameter: parameter))
         case "null": comparison = .isNull(try flag(value, parameter: parameter))
         case "empty": comparison = .isEmpty(try flag(value, parameter: parameter))
         case "near": comparison = .near(value.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
@@ -92,6 +102,14 @@ public enum QueryParser {
             throw .unknownOperator(parameter: parameter)
         }
         return QueryCondition(field: name, comparison: comparison, parameter: parameter)
+    }
+
+    private static func list(_ value: String, parameter: String) throws(QueryError) -> [String] {
+        let values = value.split(separator: ",", omittingEmptySubsequences: false)
+        guard values.count <= QueryLimits.maxListValues else {
+            throw .limitExceeded(what: "values in '\(parameter)'", limit: QueryLimits.maxListValues)
+        }
+        return values.map(String.init)
     }
 
     private static func flag(_ value: String, parameter: String) throws(QueryError) -> Bool {

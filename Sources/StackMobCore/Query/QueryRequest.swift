@@ -30,7 +30,11 @@ public struct QueryRequest: Sendable, Equatable {
     /// `field1:asc,field2:desc`; a key without direction is ascending.
     public static func parseOrderBy(_ header: String) throws(QueryError) -> [SortKey] {
         var keys: [SortKey] = []
-        for part in header.split(separator: ",") {
+        let parts = header.split(separator: ",")
+        guard parts.count <= QueryLimits.maxOrderKeys else {
+            throw .limitExceeded(what: "X-StackMob-OrderBy keys", limit: QueryLimits.maxOrderKeys)
+        }
+        for part in parts {
             let pieces = part.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
             guard (1...2).contains(pieces.count), Identifier.isValidFieldName(String(pieces[0])) else {
                 throw .invalidOrderBy("'\(part)' is not field:asc or field:desc")
@@ -48,7 +52,11 @@ public struct QueryRequest: Sendable, Equatable {
     /// expanded is checked against the schema (`FieldSelection.validate`).
     public static func parseSelect(_ header: String) throws(QueryError) -> [String] {
         var fields: [String] = []
-        for part in header.split(separator: ",") {
+        let parts = header.split(separator: ",")
+        guard parts.count <= QueryLimits.maxSelectedFields else {
+            throw .limitExceeded(what: "X-StackMob-Select fields", limit: QueryLimits.maxSelectedFields)
+        }
+        for part in parts {
             let field = part.trimmingCharacters(in: .whitespaces)
             let components = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             for (index, component) in components.enumerated() {

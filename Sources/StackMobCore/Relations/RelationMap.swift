@@ -28,7 +28,7 @@ public struct RelationMap: Sendable, Equatable {
             let path = parts[0].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard path.allSatisfy(Identifier.isValidFieldName) else { throw .malformedRelations("'\(parts[0])' is not a field path") }
             let target = parts[1].lowercased()
-            guard Identifier.isValidSchemaName(target), !Identifier.reservedSchemaNames.contains(target) else {
+            guard Identifier.isValidSchemaName(target), !Identifier.isReservedSchemaName(target) else {
                 throw .malformedRelations("'\(parts[1])' is not a schema name")
             }
             guard path.count <= maxDepth else { throw .relationsTooDeep(path: String(parts[0])) }

@@ -22,9 +22,18 @@ public enum Identifier {
     public static func schemaName(fromRequest raw: String) throws(DatastoreError) -> String {
         let name = raw.lowercased()
         guard isValidSchemaName(name) else { throw .invalidSchemaName(raw) }
-        guard !reservedSchemaNames.contains(name) else { throw .reservedSchemaName(name) }
+        guard !isReservedSchemaName(name) else { throw .reservedSchemaName(name) }
         return name
     }
+
+    /// Whether a valid name is taken: by the API, or by the storage engine (SQLite refuses to
+    /// create a table whose name starts with `sqlite_`).
+    public static func isReservedSchemaName(_ name: String) -> Bool {
+        reservedSchemaNames.contains(name) || name.hasPrefix(reservedSchemaPrefix)
+    }
+
+    static let reservedSchemaPrefix = "sqlite_"
+
 
     /// Names the API itself answers at the top level (PROTOCOL §2.3, §13.2): a schema of that name
     /// could never be reached.

@@ -13,6 +13,10 @@ public struct SchemaDefinition: Sendable, Hashable {
         self.fields = fields
     }
 
+    /// The most fields (besides the system fields) a schema may grow to by inference: each is a
+    /// column, SQLite refuses tables of more than 2,000, and a wide row is slow to read anyway.
+    public static let maxInferredFields = 500
+
     public static let createdDate = "createddate"
     public static let lastModifiedDate = "lastmoddate"
     public static let owner = "sm_owner"

@@ -15,11 +15,11 @@ extension UserAccounts {
             if settings.expiredTokenAsAnonymous { return .anonymous }
             throw .expiredAccessToken
         }
-        let window = Int64(settings.macTimestampWindowSeconds)
-        if window > 0, abs(now / 1000 - authorization.timestamp) > window { throw .staleTimestamp }
+        let window = SignatureTimestampWindow(seconds: Int64(settings.macTimestampWindowSeconds))
+        guard window.admits(authorization.timestamp, now: now) else { throw .staleTimestamp }
         guard matches(authorization, macKey: macKey, credentials) else { throw .badSignature }
         // Checked after the signature, so forged requests cannot fill the cache.
-        let keepUntil = window > 0 ? (authorization.timestamp + window) * 1000 : now + 600_000
+        let keepUntil = window.nonceExpiry(for: authorization.timestamp, now: now)
         let fresh = await nonces.record(
             token: session.accessHash, ts: authorization.timestamp, nonce: authorization.nonce, mac: authorization.mac, expiresAt: keepUntil,
             now: now)

@@ -11,11 +11,11 @@ extension UserAccounts {
         if let version = authorization.version, version != "1.0" { throw .unsupportedOAuthSignatureMethod }
         guard constantTimeEquals(consumerKey, keys.publicKey) else { throw .unknownConsumerKey }
         let now = clock.nowMilliseconds()
-        let window = Int64(settings.oauth1TimestampWindowSeconds)
-        if window > 0, abs(now / 1000 - timestamp) > window { throw .staleOAuthTimestamp }
+        let window = SignatureTimestampWindow(seconds: Int64(settings.oauth1TimestampWindowSeconds))
+        guard window.admits(timestamp, now: now) else { throw .staleOAuthTimestamp }
         guard OAuth1Verification.matches(authorization, secret: keys.privateKey, credentials) else { throw .badOAuthSignature }
         // Recorded only once the signature is good, so forged requests cannot fill the cache.
-        let keepUntil = window > 0 ? (timestamp + window) * 1000 : now + 600_000
+        let keepUntil = window.nonceExpiry(for: timestamp, now: now)
         let fresh = await nonces.record(token: "oauth1\n\(consumerKey)", ts: timestamp, nonce: nonce, mac: "", expiresAt: keepUntil, now: now)
         guard fresh else { throw .replayedOAuthNonce }
         return .privateKey

@@ -29,8 +29,10 @@ struct DatastoreController {
         let result = try await context.requireEnvironment().datastore.query(in: try schema(context), queryRequest, caller: context.caller)
         var headers = HTTPFields()
         var status = HTTPResponse.Status.ok
-        if let range = queryRequest.range, let total = result.total, !result.objects.isEmpty {
-            headers[.contentRange] = "objects \(range.start)-\(range.start + result.objects.count - 1)/\(total)"
+        if let range = queryRequest.range, let total = result.total, !result.objects.isEmpty,
+            let last = range.lastIndex(returning: result.objects.count)
+        {
+            headers[.contentRange] = "objects \(range.start)-\(last)/\(total)"
             if result.objects.count < total { status = .partialContent }
         }
         return JSONResponse.make(.array(result.objects.map(JSONValue.object)), status: status, headers: headers)
