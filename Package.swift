@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Already in the graph through async-http-client; declared for the APNs test stub.
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.38.0"),
+        // Already in the graph through Hummingbird; declared for the connection guard, which
+        // handles the HTTP parts Hummingbird's pipeline carries.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
     ],
     targets: [
         // SQL for the server's internal tables, embedded in the binary so that `swift run`
@@ -70,6 +73,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // Malformed requests: NIO's parser errors, and the parts of a connection.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 // Push: the APNs client's TLS trust (ca_file) and its ES256 key.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -91,6 +97,9 @@ let package = Package(
                 "StackMobCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // RawConnection: requests no HTTP client would send.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/StackMobTestSupport"
         ),

@@ -35,7 +35,7 @@ public func buildApplication(
     let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks)
     return Application(
         responder: MethodOverrideResponder(next: router.buildResponder(), clock: clock),
-        server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))),
+        server: .stackMob(configuration),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "StackMob Server"),
@@ -52,6 +52,7 @@ public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock()
     router.add(middleware: PushHostMiddleware(push: buildPushRouter(backend: backend, clock: clock, standalone: false).buildResponder()))
     router.add(middleware: CORSMiddleware(backend: backend))
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: TransferCodingMiddleware())
     router.add(middleware: NotFoundMiddleware())
     if let local = backend.files as? LocalFileStore {
         router.add(middleware: FilesMiddleware(store: local))

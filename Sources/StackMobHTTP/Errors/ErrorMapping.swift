@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import StackMobCore
 
 /// The one place where errors become StackMob's JSON error responses (PROTOCOL §14).
@@ -30,6 +31,12 @@ enum ErrorMapping {
         case let error as PushError: return map(error)
         case let error as AccessError: return map(error)
         case is NIOTooManyBytesError: return Mapped(status: .contentTooLarge, message: "The request body is too large", isClientError: true)
+        case let error as HTTPParserError:
+            // Raised while a handler reads a body that breaks HTTP/1.1 (a chunk size `zz`).
+            return Mapped(status: .badRequest, message: "Malformed HTTP request: \(error.debugDescription)", isClientError: true)
+        case let error as RequestBodyTimeout:
+            return Mapped(
+                status: .requestTimeout, message: "The request body did not arrive within \(error.seconds) seconds", isClientError: true)
         case let error as HTTPError:
             return Mapped(status: error.status, message: error.body ?? error.status.reasonPhrase, isClientError: error.status.code < 500)
         default:
@@ -45,7 +52,7 @@ enum ErrorMapping {
         case .duplicateKey:
             status = .conflict
         case .invalidSchemaName, .invalidFieldName, .reservedSchemaName, .unknownSchema, .unknownField, .primaryKeyChange, .incompatibleType,
-            .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp, .secondGeopoint:
+            .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp, .secondGeopoint, .tooManyFields:
             status = .badRequest
         }
         return Mapped(status: status, message: error.message, isClientError: true)
@@ -57,6 +64,8 @@ enum ErrorMapping {
         case .malformedJSON, .emptyBody, .invalidPercentEncoding, .methodOverrideNotAllowed: status = .badRequest
         case .bodyTooLarge: status = .contentTooLarge
         case .routeNotFound: status = .notFound
+        case .connectionLost: status = .badRequest
+        case .unsupportedTransferCoding: status = .notImplemented
         }
         return Mapped(status: status, message: error.message, isClientError: true)
     }
@@ -107,12 +116,25 @@ enum ErrorMapping {
         }
     }
 
+    private static func closesConnection(_ error: any Error) -> Bool {
+        if error is HTTPParserError || error is RequestBodyTimeout { return true }
+        switch error as? RequestError {
+        case .connectionLost?, .unsupportedTransferCoding?: return true
+        default: return false
+        }
+    }
+
     /// The response for an error: `{"error": "<message>"}` with the JSON content type.
     static func response(for error: any Error) -> Response {
         let mapped = map(error)
         var body: JSONObject = ["error": .string(mapped.message)]
         if let description = mapped.description { body["error_description"] = .string(description) }
         var headers = HTTPFields()
+        if closesConnection(error) {
+            // The rest of the connection's bytes cannot be trusted or waited for
+            // (`ConnectionGuardHandler` closes it after the answer).
+            headers[.connection] = "close"
+        }
         if case .unreachable? = error as? CustomCodeError {
             // Every SDK retries a 503 that says when (PROTOCOL §10.3).
             headers[HTTPField.Name("Retry-After")!] = String(CustomCodeError.retryAfterSeconds)

@@ -6,6 +6,11 @@ public enum RequestError: Error, Sendable, Equatable {
     case invalidPercentEncoding(String)
     case methodOverrideNotAllowed(from: String, to: String)
     case routeNotFound(method: String, path: String)
+    /// The connection failed or closed before the whole body arrived: the client's doing, and
+    /// nobody is left to read the answer.
+    case connectionLost
+    /// A `Transfer-Encoding` other than `chunked` (RFC 9112 §6.1: 501).
+    case unsupportedTransferCoding(String)
 
     var message: String {
         switch self {
@@ -16,6 +21,9 @@ public enum RequestError: Error, Sendable, Equatable {
         case .methodOverrideNotAllowed(let from, let to):
             "X-HTTP-Method-Override cannot turn \(from) into \(to): only GET into DELETE or HEAD, and POST into PUT"
         case .routeNotFound(let method, let path): "No such endpoint: \(method) \(path)"
+        case .connectionLost: "The connection closed before the request body was complete"
+        case .unsupportedTransferCoding(let coding):
+            "Transfer-Encoding '\(coding)' is not supported: send the body with Content-Length, or chunked"
         }
     }
 }

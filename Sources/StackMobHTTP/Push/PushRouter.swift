@@ -13,6 +13,7 @@ func buildPushRouter(backend: Backend, clock: any ServerClock, standalone: Bool)
         router.add(middleware: ServerHeadersMiddleware(clock: clock))
     }
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: TransferCodingMiddleware())
     router.add(middleware: NotFoundMiddleware())
     router.add(middleware: AuthenticationMiddleware(backend: backend))
     PushController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: router)

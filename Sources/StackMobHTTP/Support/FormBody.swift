@@ -12,12 +12,7 @@ enum FormBody {
         for (key, value) in try QueryString.parameters(request.uri.query) {
             parameters[key] = value
         }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw RequestError.bodyTooLarge(limit: limit)
-        }
+        let buffer = try await RequestBodyReader.bytes(request, limit: limit)
         let bytes = Array(buffer.readableBytesView)
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return parameters }
         if first == UInt8(ascii: "{") {

@@ -6,12 +6,7 @@ import StackMobCore
 /// Sencha and Zepto, and iOS custom code, send misleading or no content types).
 enum RequestBodyReader {
     static func json(_ request: Request, limit: Int) async throws -> JSONValue {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw RequestError.bodyTooLarge(limit: limit)
-        }
+        let buffer = try await bytes(request, limit: limit)
         guard buffer.readableBytes > 0 else { throw RequestError.emptyBody }
         do {
             return try JSONParser.parse(buffer.readableBytesView)
@@ -20,12 +15,19 @@ enum RequestBodyReader {
         }
     }
 
-    /// The raw body, possibly empty (custom code forwards it as it is).
+    /// The raw body, possibly empty (custom code forwards it as it is). Every body the server
+    /// reads comes through here, so that each way a read can fail is the client's error it is:
+    /// too large (413), malformed framing (`HTTPParserError`, 400), too slow
+    /// (`RequestBodyTimeout`, 408), or a connection gone mid-body.
     static func bytes(_ request: Request, limit: Int) async throws -> ByteBuffer {
         do {
             return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw RequestError.bodyTooLarge(limit: limit)
+        } catch is IOError {
+            throw RequestError.connectionLost
+        } catch is ChannelError {
+            throw RequestError.connectionLost
         }
     }
 

@@ -1,0 +1,160 @@
+import Foundation
+import Hummingbird
+import Logging
+import StackMobCore
+import StackMobHTTP
+import StackMobTestSupport
+import Synchronization
+import Testing
+
+/// Requests that break HTTP/1.1 framing, or hold a connection, sent byte for byte over a real
+/// socket: each gets a 4xx/501 with a JSON error (never a 500), and the connection is either
+/// usable afterwards or closed, never left hanging.
+@Suite("Malformed requests and held connections")
+struct MalformedRequestTests {
+    static let key = TestServer.developmentPublicKey
+
+    static func request(_ method: String, _ path: String, headers: [String] = [], body: String = "") -> String {
+        let lines = ["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1", "Accept: application/vnd.stackmob+json; version=0", "X-StackMob-API-Key: \(key)"]
+            + headers
+        return lines.joined(separator: "\r\n") + "\r\n\r\n" + body
+    }
+
+    @Test("a Transfer-Encoding other than chunked is 501, on the API and the push port", arguments: ["xchunked", "gzip", "gzip, chunked"])
+    func unsupportedTransferCoding(coding: String) async throws {
+        try await Self.withServer { api, push, _ in
+            for port in [api, push] {
+                let connection = try await RawConnection.connect(port: port)
+                try await connection.send(Self.request("POST", "/thing", headers: ["Transfer-Encoding: \(coding)"], body: "5\r\n{\"a\":\r\n0\r\n\r\n"))
+                let response = try #require(try await connection.response(), "port \(port)")
+                #expect(response.status == 501, "\(response.body)")
+                #expect(response.body.contains("Transfer-Encoding '\(coding.split(separator: ",")[0])' is not supported"))
+                #expect(try await connection.closedByServer(within: .seconds(5)))
+                await connection.close()
+            }
+        }
+    }
+
+    @Test("a chunked body with a bad chunk size is 400, on the API and the push port")
+    func badChunkSize() async throws {
+        try await Self.withServer { api, push, log in
+            for (port, path) in [(api, "/thing"), (push, "/register_device_token_universal")] {
+                let connection = try await RawConnection.connect(port: port)
+                try await connection.send(Self.request("POST", path, headers: ["Transfer-Encoding: chunked"], body: "zz\r\n{}\r\n0\r\n\r\n"))
+                let response = try #require(try await connection.response(), "port \(port)")
+                #expect(response.status == 400, "\(path): \(response.body)")
+                #expect(response.body.contains("Malformed HTTP request"), "\(response.body)")
+                #expect(try await connection.closedByServer(within: .seconds(5)))
+                await connection.close()
+            }
+            #expect(!log.all.contains { $0.level >= .error }, "\(log.all.filter { $0.level >= .error }.map(\.fullText))")
+        }
+    }
+
+    @Test("after an Upgrade or CONNECT request, the answer says Connection: close and the connection closes")
+    func upgradeClosesConnection() async throws {
+        try await Self.withServer { api, _, _ in
+            let upgrade = try await RawConnection.connect(port: api)
+            try await upgrade.send(Self.request("GET", "/thing/x", headers: ["Connection: upgrade", "Upgrade: websocket"]))
+            let answered = try #require(try await upgrade.response())
+            #expect(answered.status == 404)
+            #expect(answered.body.contains("\"error\""))
+            #expect(answered.headers["connection"] == "close")
+            #expect(try await upgrade.closedByServer(within: .seconds(5)))
+            await upgrade.close()
+
+            let connect = try await RawConnection.connect(port: api)
+            try await connect.send(Self.request("CONNECT", "/thing"))
+            // NIO encodes every response to CONNECT without a body (RFC 9112 §6.3), so the close
+            // is what delimits it.
+            let refused = try #require(try await connect.response())
+            #expect(refused.status == 404)
+            #expect(refused.headers["connection"] == "close")
+            #expect(try await connect.closedByServer(within: .seconds(5)))
+            await connect.close()
+
+            // An ordinary keep-alive connection still serves request after request.
+            let keepAlive = try await RawConnection.connect(port: api)
+            for _ in 0..<3 {
+                try await keepAlive.send(Self.request("GET", "/thing/x"))
+                #expect(try await keepAlive.response()?.status == 404)
+            }
+            #expect(!(try await keepAlive.closedByServer(within: .milliseconds(200))))
+            await keepAlive.close()
+        }
+    }
+
+    @Test("a body trickling in slower than the body timeout gets 408 and a closed connection")
+    func slowBody() async throws {
+        try await Self.withServer(bodyTimeoutSeconds: 1) { api, _, _ in
+            let connection = try await RawConnection.connect(port: api)
+            let started = ContinuousClock.now
+            try await connection.send(Self.request("POST", "/thing", headers: ["Content-Length: 100"], body: "{"))
+            var response: RawConnection.Response?
+            for _ in 0..<40 where response == nil {
+                try? await connection.send(" ")
+                response = try await connection.response(timeout: .milliseconds(250))
+            }
+            let timedOut = try #require(response, "no answer within 10 s")
+            #expect(timedOut.status == 408)
+            #expect(timedOut.body.contains("did not arrive within 1 seconds"))
+            #expect(ContinuousClock.now - started < .seconds(8))
+            #expect(try await connection.closedByServer(within: .seconds(5)))
+            await connection.close()
+
+            // A route that never reads the body does not let the client hold the connection either.
+            let unread = try await RawConnection.connect(port: api)
+            try await unread.send(Self.request("GET", "/thing/x", headers: ["Content-Length: 100"], body: "x"))
+            #expect(try await unread.response()?.status == 404)
+            var closed = false
+            for _ in 0..<40 where !closed {
+                try? await unread.send("x")
+                closed = try await unread.closedByServer(within: .milliseconds(250))
+            }
+            #expect(closed)
+            await unread.close()
+        }
+    }
+
+    @Test("a client that disconnects mid-body is logged as the client's, not as a server failure", arguments: [false, true])
+    func disconnectMidBody(abortively: Bool) async throws {
+        try await Self.withServer { api, _, log in
+            let connection = try await RawConnection.connect(port: api)
+            try await connection.send(Self.request("POST", "/thing", headers: ["Content-Length: 1000"], body: "{\"name\":"))
+            try await Task.sleep(for: .milliseconds(200))
+            if abortively {
+                await connection.reset()
+            } else {
+                await connection.close()
+            }
+            let logged = try await eventually { log.all.contains { $0.message == "Request" && $0.metadata["sm.path"] == "/thing" } }
+            #expect(logged)
+            let line = try #require(log.all.first { $0.message == "Request" && $0.metadata["sm.path"] == "/thing" })
+            #expect(line.metadata["sm.status"]?.hasPrefix("4") == true, "\(line.fullText)")
+            #expect(!log.all.contains { $0.level >= .error }, "\(log.all.filter { $0.level >= .error }.map(\.fullText))")
+        }
+    }
+
+    /// Starts the live server with a capturing log; hands `body` the API port, the push port and
+    /// the log.
+    static func withServer(
+        bodyTimeoutSeconds: Int = 30, _ body: @Sendable (Int, Int, CapturingLogHandler.Store) async throws -> Void
+    ) async throws {
+        try await TestServer.withDataDirectory { directory in
+            var configuration = TestServer.configuration(dataDirectory: directory)
+            configuration.bodyTimeoutSeconds = bodyTimeoutSeconds
+            let store = CapturingLogHandler.Store()
+            var logger = Logger(label: "stackmob-test") { _ in CapturingLogHandler(store: store) }
+            logger.logLevel = .debug
+            let pushPort = Mutex<Int?>(nil)
+            let app = try await buildApplication(configuration: configuration, logger: logger) { port in
+                pushPort.withLock { $0 = port }
+            }
+            try await app.test(.live) { client in
+                let api = StackMobClient(client: client, publicKey: Self.key)
+                #expect(try await eventually { pushPort.withLock { $0 } != nil })
+                try await body(api.port, try #require(pushPort.withLock { $0 }), store)
+            }
+        }
+    }
+}
