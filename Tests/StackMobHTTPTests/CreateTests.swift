@@ -113,7 +113,7 @@ struct CreateTests {
             #expect(object["lastmoddate"] == 6)
             let bad = try await client.post("/note", ["createddate": "yesterday"])
             #expect(bad.status == .badRequest)
-            #expect(bad.error == "createddate must be an integer number of milliseconds since the epoch")
+            #expect(bad.error == "createddate must be an integer number of milliseconds since the epoch, from 0 to 253402300799999")
         }
     }
 
