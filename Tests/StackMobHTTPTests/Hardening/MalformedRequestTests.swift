@@ -51,6 +51,21 @@ struct MalformedRequestTests {
         }
     }
 
+    @Test("headers past 80 KiB or 1,000 fields are a 400 and a closed connection")
+    func oversizedHeaders() async throws {
+        try await Self.withServer { api, _, _ in
+            let large = ["X-Large: " + String(repeating: "a", count: 100_000)]
+            let many = (0..<1_500).map { "X-Field-\($0): a" }
+            for headers in [large, many] {
+                let connection = try await RawConnection.connect(port: api)
+                try await connection.send(Self.request("GET", "/thing/x", headers: headers))
+                #expect(try await connection.response()?.status == 400)
+                #expect(try await connection.closedByServer(within: .seconds(5)))
+                await connection.close()
+            }
+        }
+    }
+
     @Test("after an Upgrade or CONNECT request, the answer says Connection: close and the connection closes")
     func upgradeClosesConnection() async throws {
         try await Self.withServer { api, _, _ in
