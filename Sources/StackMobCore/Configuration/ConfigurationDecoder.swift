@@ -83,7 +83,7 @@ struct ConfigurationDecoder {
         settings.privateKey = try string("private_key") ?? settings.privateKey
         settings.schemaInference = try bool("schema_inference") ?? settings.schemaInference
         settings.accessTokenLifetimeSeconds =
-            try integer("access_token_lifetime_seconds", in: 60...31_536_000) ?? settings.accessTokenLifetimeSeconds
+            try integer("access_token_lifetime_seconds", in: 1...31_536_000) ?? settings.accessTokenLifetimeSeconds
         settings.macTimestampWindowSeconds = try integer("mac_timestamp_window_seconds", in: 0...86_400) ?? settings.macTimestampWindowSeconds
         settings.oauth1TimestampWindowSeconds =
             try integer("oauth1_timestamp_window_seconds", in: 0...86_400) ?? settings.oauth1TimestampWindowSeconds
@@ -161,7 +161,7 @@ struct ConfigurationDecoder {
 
     func refuseUnknownKeys(_ known: [String]) throws {
         for key in tree.keys.sorted() where !known.contains(key) {
-            throw ConfigurationError(key: keyPath(key), "unknown key (known here: \(known.joined(separator: ", ")))")
+            throw ConfigurationError(unknownKey: path + [key], "unknown key (known here: \(known.joined(separator: ", ")))")
         }
     }
 
