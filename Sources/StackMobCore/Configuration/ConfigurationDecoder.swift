@@ -76,7 +76,7 @@ struct ConfigurationDecoder {
             "public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships",
             "access_token_lifetime_seconds", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
             "oauth1_timestamp_window_seconds", "cors_allowed_origins", "cors_max_age_seconds", "custom_code", "push",
-            "permissions", "roles",
+            "permissions", "roles", "schemas",
         ])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
@@ -140,6 +140,9 @@ struct ConfigurationDecoder {
                 parsed[schema] = indexFields
             }
             settings.indexes = parsed
+        }
+        if let schemas = try object("schemas") {
+            settings.schemas = try SchemaDeclarations.parse(schemas, key: keyPath("schemas"))
         }
         if let relationships = try object("relationships") {
             settings.relationships = try RelationshipDeclarations.parse(relationships, key: keyPath("relationships"))

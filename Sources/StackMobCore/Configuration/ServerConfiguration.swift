@@ -66,6 +66,14 @@ public struct EnvironmentSettings: Sendable, Equatable {
     public var indexes: [String: [[String]]] = [:]
     /// Declared relationship fields by schema and field (`RelationshipDeclarations`).
     public var relationships: [String: [String: FieldType]] = [:]
+    /// Declared schemas and their fields (`SchemaDeclarations`).
+    public var schemas: [String: [String: FieldType]] = [:]
+
+    /// Every field configuration declares, by schema: declared schemas (possibly without fields)
+    /// and relationships. A field declared in both is refused by validation.
+    public var declaredFields: [String: [String: FieldType]] {
+        schemas.merging(relationships) { fields, relations in fields.merging(relations) { _, relation in relation } }
+    }
     /// Lifetime of an access token (`expires_in`, PROTOCOL §8.2).
     public var accessTokenLifetimeSeconds = 3600
     /// How far a MAC `ts` may be from the server's clock; 0 disables the check (D19).
