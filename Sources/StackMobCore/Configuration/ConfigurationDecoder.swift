@@ -76,7 +76,7 @@ struct ConfigurationDecoder {
             "public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships",
             "access_token_lifetime_seconds", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
             "oauth1_timestamp_window_seconds", "cors_allowed_origins", "cors_max_age_seconds", "custom_code", "push",
-            "permissions", "roles", "schemas",
+            "permissions", "roles", "schemas", "files_base_url",
         ])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
@@ -89,6 +89,7 @@ struct ConfigurationDecoder {
             try integer("oauth1_timestamp_window_seconds", in: 0...86_400) ?? settings.oauth1TimestampWindowSeconds
         settings.expiredTokenAsAnonymous = try bool("expired_token_as_anonymous") ?? settings.expiredTokenAsAnonymous
         settings.singleSession = try bool("single_session") ?? settings.singleSession
+        settings.filesBaseURL = try string("files_base_url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         if let origins = try array("cors_allowed_origins") {
             settings.corsAllowedOrigins = try origins.enumerated().map { index, element in
                 guard let origin = element.stringValue, !origin.isEmpty else {

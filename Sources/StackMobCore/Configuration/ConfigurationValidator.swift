@@ -38,6 +38,7 @@ enum ConfigurationValidator {
             throw ConfigurationError(key: "\(prefix).private_key", "must be at least 16 characters long")
         }
         try validateCustomCode(settings.customCode, prefix: prefix)
+        try validateFilesBaseURL(settings.filesBaseURL, prefix: prefix)
         for (schema, fields) in settings.indexes {
             guard Identifier.isValidSchemaName(schema) else {
                 throw ConfigurationError(key: "\(prefix).indexes.\(schema)", "'\(schema)' is not a valid schema name")

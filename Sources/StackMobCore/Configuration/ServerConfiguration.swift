@@ -66,6 +66,9 @@ public struct EnvironmentSettings: Sendable, Equatable {
     public var indexes: [String: [[String]]] = [:]
     /// Declared relationship fields by schema and field (`RelationshipDeclarations`).
     public var relationships: [String: [String: FieldType]] = [:]
+    /// The base of this environment's file URLs, without a trailing slash:
+    /// `<base>/<schema>/<id>/<field>/<filename>` (D32). Nil = the store's own location.
+    public var filesBaseURL: String?
     /// Declared schemas and their fields (`SchemaDeclarations`).
     public var schemas: [String: [String: FieldType]] = [:]
 
