@@ -27,14 +27,19 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration: ServerConfiguration
+        let ignoredVariables: [String]
         do {
-            configuration = try loadConfiguration()
+            (configuration, ignoredVariables) = try loadConfiguration()
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
             throw ExitCode(78)  // EX_CONFIG
         }
         var logger = Logger(label: "stackmob")
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info
+        // Named, never with its value: CI jobs keep client keys in such variables.
+        for name in ignoredVariables {
+            logger.warning("Environment variable names no configuration key; ignored", metadata: ["sm.variable": "\(name)"])
+        }
         do {
             let app = try await buildApplication(configuration: configuration, logger: logger)
             try await app.runService()
@@ -47,8 +52,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    private func loadConfiguration() throws -> ServerConfiguration {
-        var configuration = try ConfigurationLoader.load(file: configFile, environment: ProcessInfo.processInfo.environment)
+    private func loadConfiguration() throws -> (ServerConfiguration, ignoredVariables: [String]) {
+        let loaded = try ConfigurationLoader.loadReportingIgnored(file: configFile, environment: ProcessInfo.processInfo.environment)
+        var configuration = loaded.configuration
         if let host { configuration.host = host }
         if let port {
             guard (0...65535).contains(port) else { throw ConfigurationError(key: "--port", "must be from 0 to 65535") }
@@ -62,6 +68,6 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.logLevel = level
         }
         try configuration.validate()
-        return configuration
+        return (configuration, loaded.ignoredVariables)
     }
 }

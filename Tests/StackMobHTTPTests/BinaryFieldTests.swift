@@ -152,13 +152,34 @@ struct BinaryFieldTests {
         }
     }
 
-    @Test("files.base_url sets the URL base; ids with odd characters stay inside their directory")
+    @Test("a configured files base URL gives exactly <base>/<schema>/<id>/<field>/<filename> (D32), per environment; odd ids stay inside their directory")
     func baseURLAndEscaping() async throws {
-        try await TestServer.run(configure: { $0.files.baseURL = "https://files.example.com/app/" }) { client in
-            let created = try await client.create("photo", ["photo_id": "../x y", "pic": .string(Self.envelope([1], filename: "../../evil name.png"))])
-            #expect(created["pic"] == .string("https://files.example.com/app/development/photo/..%2Fx%20y/pic/file.._.._evil_name.png"))
-            let local = try await client.withoutKey.get("/_files/development/photo/..%2Fx%20y/pic/file.._.._evil_name.png")
-            #expect(local.body == [1])
+        try await TestServer.withDataDirectory { directory in
+            var configuration = TestServer.configuration(dataDirectory: directory)
+            configuration.development.filesBaseURL = "https://files.example.com/app/"
+            configuration.production.filesBaseURL = "https://cdn.example.com/live"
+            configuration.production.schemaInference = true
+            configuration.development.userSchemas = [UserSchema(), UserSchema(name: "user2")]
+            try await TestServer.run(configuration: configuration) { client in
+                let created = try await client.create("photo", ["photo_id": "../x y", "pic": .string(Self.envelope([1], filename: "../../evil name.png"))])
+                #expect(created["pic"] == .string("https://files.example.com/app/photo/..%2Fx%20y/pic/file.._.._evil_name.png"))
+                let local = try await client.withoutKey.get("/_files/development/photo/..%2Fx%20y/pic/file.._.._evil_name.png")
+                #expect(local.body == [1])
+                // The Java SDK's postWithBinaryFile: a user `bob` of `user2` with a photo.
+                let bob = try await client.create(
+                    "user2", ["username": "bob", "password": "pw", "photo": .string(Self.envelope([7, 7], filename: "test.jpg", type: "image/jpeg"))])
+                #expect(bob["photo"] == .string("https://files.example.com/app/user2/bob/photo/test.jpg"))
+                // Replacing removes the file the configured URL named; production has its own base.
+                #expect(try await client.put("/user2/bob", ["photo": .string(Self.envelope([8], filename: "next.jpg"))]).status == .ok)
+                #expect(!FileManager.default.fileExists(atPath: "\(directory)/files/development/user2/bob/photo/test.jpg"))
+                #expect(FileManager.default.fileExists(atPath: "\(directory)/files/development/user2/bob/photo/next.jpg"))
+                let live = try await client.production().create("photo", ["photo_id": "p", "pic": .string(Self.envelope([2], filename: "a.png"))])
+                #expect(live["pic"] == .string("https://cdn.example.com/live/photo/p/pic/a.png"))
+                #expect(try await client.withoutKey.get("/_files/production/photo/p/pic/a.png").body == [2])
+                // Deleting removes the file too.
+                #expect(try await client.delete("/user2/bob").status == .ok)
+                #expect(!FileManager.default.fileExists(atPath: "\(directory)/files/development/user2/bob/photo/next.jpg"))
+            }
         }
     }
 }

@@ -81,6 +81,36 @@ struct CookieSessionTests {
         }
     }
 
+    @Test("the cookie session's user may resetPassword and read loggedInUser under an OAuth 1.0 signature; without the cookie: 401")
+    func resetPasswordAndLoggedInUser() async throws {
+        try await TestServer.run { client in
+            #expect(try await client.post("/user", ["username": "jo", "password": "pw-Secret-1", "email": "jo@example.com"]).status == .created)
+            let login = try await client.oauth1(.get, "/user/login?username=jo&password=pw-Secret-1", shape: .java, endpoint: .init(scheme: "https"))
+            let (name, value) = try Self.cookie(login)
+            let cookie = ["Cookie": "\(name)=\(value)"]
+            let body: JSONValue = ["old": ["password": "pw-Secret-1"], "new": ["password": "pw-Secret-2"]]
+
+            let me = try await client.oauth1(.get, "/user/loggedInUser", shape: .java, headers: cookie)
+            #expect(me.status == .ok, "\(me.text)")
+            #expect(me.object?["username"] == "jo")
+            #expect(me.object?["password"] == nil)
+            // Signed, but no cookie: nobody is logged in.
+            #expect(try await client.oauth1(.get, "/user/loggedInUser", shape: .java).status == .unauthorized)
+            let anonymous = try await client.oauth1(.post, "/user/resetPassword", shape: .java, json: body)
+            #expect(anonymous.status == .unauthorized)
+            #expect(anonymous.error?.hasPrefix("Not logged in") == true)
+
+            let wrongOld = try await client.oauth1(
+                .post, "/user/resetPassword", shape: .java, json: ["old": ["password": "nope"], "new": ["password": "x"]], headers: cookie)
+            #expect(wrongOld.status == .unauthorized)
+            let reset = try await client.oauth1(.post, "/user/resetPassword", shape: .java, json: body, headers: cookie)
+            #expect(reset.status == .ok, "\(reset.text)")
+            #expect(reset.object == [:])
+            #expect(try await client.oauth1(.get, "/user/login?username=jo&password=pw-Secret-1", shape: .java).status == .unauthorized)
+            #expect(try await client.oauth1(.get, "/user/login?username=jo&password=pw-Secret-2", shape: .java).status == .ok)
+        }
+    }
+
     @Test("only a hash of the cookie is stored")
     func storedAsHash() async throws {
         try await TestServer.withDataDirectory { directory in

@@ -129,7 +129,7 @@ struct CustomCodeTests {
         }
     }
 
-    @Test("an unknown name is 404 in production; development keeps inferring schemas; other environments' methods are unknown")
+    @Test("an unknown name is 404 in every environment (UnknownNameTests has the rest); other environments' methods are unknown")
     func unknownMethod() async throws {
         try await Self.run { client in
             let production = try await client.production().get("/nonexistent")
@@ -140,8 +140,8 @@ struct CustomCodeTests {
             // Existing schemas still answer in production.
             #expect(try await client.production().get("/user").status == .ok)
             let development = try await client.get("/nonexistent")
-            #expect(development.status == .ok)
-            #expect(development.array == [])
+            #expect(development.status == .notFound)
+            #expect(development.error == "No custom code method or schema named 'nonexistent'")
             // Custom code needs the API key like any call.
             #expect(try await client.withoutKey.get("/sendMail").status == .unauthorized)
         }

@@ -45,9 +45,15 @@ struct OAuth1Tests {
         }
     }
 
+    /// These tests read `todo` before writing it: declared, it answers `[]` instead of the 404
+    /// of an unknown name (§10.4).
+    static func declareTodo(_ configuration: inout ServerConfiguration) {
+        configuration.development.schemas = ["todo": [:]]
+    }
+
     @Test("explicit ports and https as the client saw them: Java keeps :443, iOS drops it")
     func portsAndSchemes() async throws {
-        try await TestServer.run { client in
+        try await TestServer.run(configure: Self.declareTodo) { client in
             for shape in OAuth1Signer.Shape.allCases {
                 let endpoint = OAuth1Signer.Endpoint(scheme: "https", port: 443)
                 #expect(try await client.oauth1(.get, "/todo", shape: shape, endpoint: endpoint).status == .ok)
@@ -65,7 +71,7 @@ struct OAuth1Tests {
 
     @Test("wrong secret, stale timestamp, replayed nonce, tampered query, bad method → 401 with a clear error")
     func failures() async throws {
-        try await TestServer.run { client in
+        try await TestServer.run(configure: Self.declareTodo) { client in
             let now = Int64(Date().timeIntervalSince1970)
             for shape in OAuth1Signer.Shape.allCases {
                 let wrong = try await client.oauth1(.get, "/todo", shape: shape, secret: "not-the-private-key")
@@ -112,11 +118,11 @@ struct OAuth1Tests {
     @Test("timestamp window configurable: 0 disables it; the window follows the server clock")
     func window() async throws {
         let clock = ManualClock()
-        try await TestServer.run(configure: { $0.development.oauth1TimestampWindowSeconds = 0 }, clock: clock) { client in
+        try await TestServer.run(configure: { $0.development.oauth1TimestampWindowSeconds = 0; Self.declareTodo(&$0) }, clock: clock) { client in
             let ancient = try await client.oauth1(.get, "/todo", shape: .iOS, timestamp: 1)
             #expect(ancient.status == .ok)
         }
-        try await TestServer.run(clock: clock) { client in
+        try await TestServer.run(configure: Self.declareTodo, clock: clock) { client in
             let serverNow = clock.nowMilliseconds() / 1000
             let inside = try await client.oauth1(.get, "/todo", shape: .java, timestamp: serverNow + 590)
             #expect(inside.status == .ok)

@@ -20,7 +20,8 @@ struct ObjectTests {
     func listOrder() async throws {
         let clock = ManualClock()
         try await TestServer.run(clock: clock) { client in
-            #expect(try await client.get("/todo").text == "[]")
+            // Not written yet: an unknown name (§10.4), not an empty list.
+            #expect(try await client.get("/todo").status == .notFound)
             for id in ["b", "a", "c"] {
                 _ = try await client.create("todo", ["todo_id": .string(id)])
             }

@@ -101,7 +101,7 @@ struct TypeInferenceTests {
             let unknownName = try await production.get("/widget")
             #expect(unknownName.status == .notFound)
             #expect(unknownName.error == "No custom code method or schema named 'widget'")
-            #expect(try await production.get("/widget/1").status == .badRequest)
+            #expect(try await production.get("/widget/1").object == ["error": "object instance does not exist"])
             // The user schema is declared by configuration, so it exists, with only its password field.
             let unknownField = try await production.post("/user", ["username": "ann", "password": "pw", "age": 30])
             #expect(unknownField.status == .badRequest)

@@ -19,6 +19,16 @@ public enum Caller: Sendable, Equatable {
         }
     }
 
+    /// The user the request acts for: the MAC signer, or the user of a legacy cookie session
+    /// (§8.9), whom the Java SDK in OAuth 1.0 mode considers logged in for `loggedInUser` and
+    /// `resetPassword` too.
+    public var sessionUser: (schema: String, id: String)? {
+        switch self {
+        case .user(let schema, let id), .privateKeySession(let schema, let id): (schema, id)
+        case .anonymous, .privateKey: nil
+        }
+    }
+
     /// The `sm_owner` value for objects this caller creates (PROTOCOL D15).
     public var ownerReference: String? {
         if case .user(let schema, let id) = self { return "\(schema)/\(id)" }

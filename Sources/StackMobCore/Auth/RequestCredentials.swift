@@ -11,6 +11,8 @@ public struct RequestCredentials: Sendable {
     public var authorization: String?
     /// The effective verb, after `X-HTTP-Method-Override` (§2.9), upper-case.
     public var method: String
+    /// The verb on the wire when `X-HTTP-Method-Override` replaced it, upper-case; nil otherwise.
+    public var wireMethod: String?
     /// The request-target exactly as received: the raw path, plus `?` and the raw query if any.
     public var target: String
     /// The `Host` header as received, possibly with `:port`.
@@ -23,16 +25,24 @@ public struct RequestCredentials: Sendable {
 
     public init(
         apiKey: String? = nil, authorization: String? = nil, method: String = "GET", target: String = "/",
-        host: String? = nil, forwardedProto: String? = nil, forwardedPort: String? = nil, cookie: String? = nil
+        host: String? = nil, forwardedProto: String? = nil, forwardedPort: String? = nil, cookie: String? = nil, wireMethod: String? = nil
     ) {
         self.apiKey = apiKey
         self.authorization = authorization
         self.method = method
+        self.wireMethod = wireMethod
         self.target = target
         self.host = host
         self.forwardedProto = forwardedProto
         self.forwardedPort = forwardedPort
         self.cookie = cookie
+    }
+
+    /// The verbs a signature may cover (§2.9, §3.2 step 4, D19): a client that sends an override
+    /// may have signed the verb it put on the wire or the one it meant.
+    public var signableMethods: [String] {
+        guard let wireMethod, wireMethod != method else { return [method] }
+        return [method, wireMethod]
     }
 
     /// The raw path, without the query.

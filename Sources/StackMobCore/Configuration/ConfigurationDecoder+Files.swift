@@ -4,7 +4,11 @@ extension ConfigurationDecoder {
         try refuseUnknownKeys(["max_bytes", "base_url", "store", "s3"])
         var settings = FileSettings()
         settings.maxBytes = try integer("max_bytes", in: 1...Int(Int32.max)) ?? settings.maxBytes
-        settings.baseURL = try string("base_url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        // Known only to say where it went: one base for both environments made their URLs
+        // collide once D32 dropped the environment segment.
+        if try string("base_url") != nil {
+            throw ConfigurationError(key: keyPath("base_url"), "has moved: set environments.<env>.files_base_url, one base per environment")
+        }
         settings.store = try choice("store", FileSettings.Store.self) ?? settings.store
         if let s3 = try section("s3") {
             try s3.refuseUnknownKeys(["endpoint", "bucket", "region", "access_key_id", "secret_access_key"])

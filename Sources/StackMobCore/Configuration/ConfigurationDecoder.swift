@@ -77,19 +77,20 @@ struct ConfigurationDecoder {
             "public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships",
             "access_token_lifetime_seconds", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
             "oauth1_timestamp_window_seconds", "cors_allowed_origins", "cors_max_age_seconds", "custom_code", "push",
-            "permissions", "roles",
+            "permissions", "roles", "schemas", "files_base_url",
         ])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
         settings.privateKey = try string("private_key") ?? settings.privateKey
         settings.schemaInference = try bool("schema_inference") ?? settings.schemaInference
         settings.accessTokenLifetimeSeconds =
-            try integer("access_token_lifetime_seconds", in: 60...31_536_000) ?? settings.accessTokenLifetimeSeconds
+            try integer("access_token_lifetime_seconds", in: 1...31_536_000) ?? settings.accessTokenLifetimeSeconds
         settings.macTimestampWindowSeconds = try integer("mac_timestamp_window_seconds", in: 0...86_400) ?? settings.macTimestampWindowSeconds
         settings.oauth1TimestampWindowSeconds =
             try integer("oauth1_timestamp_window_seconds", in: 0...86_400) ?? settings.oauth1TimestampWindowSeconds
         settings.expiredTokenAsAnonymous = try bool("expired_token_as_anonymous") ?? settings.expiredTokenAsAnonymous
         settings.singleSession = try bool("single_session") ?? settings.singleSession
+        settings.filesBaseURL = try string("files_base_url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         if let origins = try array("cors_allowed_origins") {
             settings.corsAllowedOrigins = try origins.enumerated().map { index, element in
                 guard let origin = element.stringValue, !origin.isEmpty else {
@@ -142,6 +143,9 @@ struct ConfigurationDecoder {
             }
             settings.indexes = parsed
         }
+        if let schemas = try object("schemas") {
+            settings.schemas = try SchemaDeclarations.parse(schemas, key: keyPath("schemas"))
+        }
         if let relationships = try object("relationships") {
             settings.relationships = try RelationshipDeclarations.parse(relationships, key: keyPath("relationships"))
         }
@@ -162,7 +166,7 @@ struct ConfigurationDecoder {
 
     func refuseUnknownKeys(_ known: [String]) throws {
         for key in tree.keys.sorted() where !known.contains(key) {
-            throw ConfigurationError(key: keyPath(key), "unknown key (known here: \(known.joined(separator: ", ")))")
+            throw ConfigurationError(unknownKey: path + [key], "unknown key (known here: \(known.joined(separator: ", ")))")
         }
     }
 

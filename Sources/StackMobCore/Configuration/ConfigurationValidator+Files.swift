@@ -3,16 +3,19 @@ import Foundation
 /// Checks of the binary-file and custom-code keys.
 extension ConfigurationValidator {
     static func validateFiles(_ files: FileSettings) throws {
-        if let base = files.baseURL, !isHTTPURL(base) {
-            // Every SDK recognises an uploaded file by a value starting with `http` (PROTOCOL §7).
-            throw ConfigurationError(key: "files.base_url", "must be an absolute http:// or https:// URL")
-        }
         switch files.store {
         case .local:
             break
         case .s3:
             guard let s3 = files.s3 else { throw ConfigurationError(key: "files.s3", "is required when files.store is s3") }
             guard isHTTPURL(s3.endpoint) else { throw ConfigurationError(key: "files.s3.endpoint", "must be an absolute http:// or https:// URL") }
+        }
+    }
+
+    static func validateFilesBaseURL(_ base: String?, prefix: String) throws {
+        if let base, !isHTTPURL(base) {
+            // Every SDK recognises an uploaded file by a value starting with `http` (PROTOCOL §7).
+            throw ConfigurationError(key: "\(prefix).files_base_url", "must be an absolute http:// or https:// URL")
         }
     }
 

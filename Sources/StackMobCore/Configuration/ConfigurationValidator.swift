@@ -38,12 +38,18 @@ enum ConfigurationValidator {
             throw ConfigurationError(key: "\(prefix).private_key", "must be at least 16 characters long")
         }
         try validateCustomCode(settings.customCode, prefix: prefix)
+        try validateFilesBaseURL(settings.filesBaseURL, prefix: prefix)
         for (schema, fields) in settings.indexes {
             guard Identifier.isValidSchemaName(schema) else {
                 throw ConfigurationError(key: "\(prefix).indexes.\(schema)", "'\(schema)' is not a valid schema name")
             }
             for field in fields.joined() where !Identifier.isValidFieldName(field) {
                 throw ConfigurationError(key: "\(prefix).indexes.\(schema)", "'\(field)' is not a valid field name")
+            }
+        }
+        for (schema, fields) in settings.schemas {
+            for field in fields.keys.sorted() where settings.relationships[schema]?[field] != nil {
+                throw ConfigurationError(key: "\(prefix).schemas.\(schema).\(field)", "is declared under relationships too: declare it once")
             }
         }
         var names: Set<String> = []

@@ -2,9 +2,6 @@
 public struct FileSettings: Sendable, Equatable {
     /// Largest decoded file accepted, in bytes. The request body limit applies first.
     public var maxBytes = 10 * 1024 * 1024
-    /// The base of the public file URLs, without a trailing slash; nil = the server itself,
-    /// `http://<listen.host>:<listen.port>/_files`.
-    public var baseURL: String?
     public var store = Store.local
     public var s3: S3Settings?
 

@@ -77,14 +77,11 @@ public enum CustomCodeError: Error, Sendable, Equatable {
     case timedOut(method: String, seconds: Int)
     /// The webhook could not be reached: 503 with `Retry-After`, which every SDK retries.
     case unreachable(method: String)
-    /// No method or schema of that name (production): 404.
-    case unknownMethod(String)
 
     public var message: String {
         switch self {
         case .timedOut(let method, let seconds): "Custom code method '\(method)' did not answer within \(seconds) seconds"
         case .unreachable(let method): "Custom code method '\(method)' is unavailable, try again later"
-        case .unknownMethod(let name): "No custom code method or schema named '\(name)'"
         }
     }
 

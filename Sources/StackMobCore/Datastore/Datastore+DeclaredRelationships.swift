@@ -1,6 +1,7 @@
-/// Relationships declared in configuration (`RelationshipDeclarations`), applied at start-up.
+/// Schemas and relationships declared in configuration (`SchemaDeclarations`,
+/// `RelationshipDeclarations`), applied at start-up.
 extension Datastore {
-    /// Creates declared relationship fields that do not exist yet; a field that exists with another
+    /// Creates declared schemas and fields that do not exist yet; a field that exists with another
     /// type stops start-up.
     static func ensureRelationships(
         _ declared: [String: [String: FieldType]], userSchemas: [UserSchema], storage: any StorageEngine, registry: SchemaRegistry
@@ -16,7 +17,7 @@ extension Datastore {
                     case type?: break
                     case let other?:
                         throw DatastoreSetupError.relationshipConflict(
-                            schema: schema, reason: "the configured relationship '\(field)' (\(type.name)) already holds \(other.name) values")
+                            schema: schema, reason: "the configured field '\(field)' (\(type.name)) already holds \(other.name) values")
                     }
                 }
                 if next != existing {

@@ -12,7 +12,7 @@ extension Datastore {
     /// totals never count hidden objects (§12.2).
     public func query(in schemaName: String, _ request: QueryRequest, caller: Caller) async throws -> QueryResult {
         try await authorizeVerb(.read, on: schemaName, caller: caller)
-        guard let schema = try existingSchema(schemaName) else { return QueryResult(objects: [], total: nil) }
+        guard let schema = try committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
         let filter = try request.filter.map { filter throws(QueryError) in try QueryBinder.bind(filter, to: schema) }
         for key in request.order {
             switch QueryBinder.queryType(of: key.field, in: schema) {
@@ -50,7 +50,7 @@ extension Datastore {
     public func deleteMatching(in schemaName: String, filter: QueryFilter?, caller: Caller) async throws -> [JSONObject] {
         guard let filter else { throw QueryError.deleteNeedsQuery }
         try await authorizeVerb(.delete, on: schemaName, caller: caller)
-        guard let schema = try existingSchema(schemaName) else { return [] }
+        guard let schema = try committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
         let typed = try QueryBinder.bind(filter, to: schema)
         let binaryFields = schema.fields.filter { $0.value == .binary }.map(\.key).sorted()
         let isUserSchema = userSchemas[schema.name] != nil

@@ -35,7 +35,7 @@ extension Datastore {
     ) async throws -> JSONObject {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         try await authorizeVerb(.update, on: name, caller: caller)
-        guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
+        guard try committedSchema(name) != nil else { throw DatastoreError.objectNotFound }
         guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
         try refuseSystemField(field, in: name)
         let now = clock.nowMilliseconds()
@@ -61,7 +61,7 @@ extension Datastore {
     ) async throws {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         try await authorizeVerb(.update, on: name, caller: caller)
-        guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
+        guard try committedSchema(name) != nil else { throw DatastoreError.objectNotFound }
         guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
         try refuseSystemField(field, in: name)
         let now = clock.nowMilliseconds()

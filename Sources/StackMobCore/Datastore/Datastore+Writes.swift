@@ -80,7 +80,7 @@ extension Datastore {
             throw DatastoreError.primaryKeyChange
         }
         try await authorizeVerb(.update, on: name, caller: caller)
-        guard try existingSchema(name) != nil else { throw DatastoreError.objectNotFound }
+        guard try committedSchema(name) != nil else { throw DatastoreError.objectNotFound }
         let body = hashingPasswords(in: body, schema: name)
         let now = clock.nowMilliseconds()
         let (object, schema) = try await storage.write { writer in

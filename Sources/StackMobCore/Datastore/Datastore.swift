@@ -73,7 +73,7 @@ public struct Datastore: Sendable {
     /// reads pass `.privateKey`: permissions restrict clients, not the server itself.
     public func read(id: String, in schemaName: String, select: [String]? = nil, expand: Int = 0, caller: Caller) async throws -> JSONObject {
         try await authorizeVerb(.read, on: schemaName, caller: caller)
-        guard let schema = try existingSchema(schemaName) else { throw DatastoreError.objectNotFound }
+        guard let schema = try committedSchema(schemaName) else { throw DatastoreError.objectNotFound }
         try validateSelect(select, schema: schema, expand: expand)
         let loader = relationLoader(caller: caller)
         let object = try await storage.read { reader in
@@ -89,7 +89,7 @@ public struct Datastore: Sendable {
     /// `DELETE /<schema>/<id>`. An object the caller may not delete is not found (§12.2).
     public func delete(id: String, in schemaName: String, caller: Caller) async throws {
         try await authorizeVerb(.delete, on: schemaName, caller: caller)
-        guard let schema = try existingSchema(schemaName) else { throw DatastoreError.objectNotFoundForDelete }
+        guard let schema = try committedSchema(schemaName) else { throw DatastoreError.objectNotFoundForDelete }
         let isUserSchema = userSchemas[schema.name] != nil
         let deleted = try await storage.write { writer in
             let deleted: Bool
@@ -108,7 +108,14 @@ public struct Datastore: Sendable {
 
     // MARK: - Helpers
 
-    /// The committed definition of a schema named in a request; nil for a schema that does not
+    /// The committed definition of a schema named in a request that only reads or changes what
+    /// exists; nil when there is none, with or without inference: reads never create schemas,
+    /// and an unknown name is not found (§10.4). A schema exists once written or declared.
+    func committedSchema(_ rawName: String) throws(DatastoreError) -> SchemaDefinition? {
+        registry.definition(named: try Identifier.schemaName(fromRequest: rawName))
+    }
+
+    /// The committed definition of a schema a create names; nil for a schema that does not
     /// exist yet but may be created (development).
     func existingSchema(_ rawName: String) throws(DatastoreError) -> SchemaDefinition? {
         let name = try Identifier.schemaName(fromRequest: rawName)

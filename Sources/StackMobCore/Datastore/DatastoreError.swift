@@ -5,8 +5,11 @@ public enum DatastoreError: Error, Sendable, Equatable {
     case invalidSchemaName(String)
     case invalidFieldName(String)
     case reservedSchemaName(String)
-    /// A schema that does not exist where schemas are not created on demand (production).
+    /// A create naming a schema that does not exist where schemas are not created on demand
+    /// (production).
     case unknownSchema(String)
+    /// Any other request naming neither a schema nor a custom-code method (§10.4): 404.
+    case unknownName(String)
     /// A field that does not exist where fields are not created on demand (production).
     case unknownField(schema: String, field: String)
     /// GET or PUT of a missing object.
@@ -39,6 +42,8 @@ public enum DatastoreError: Error, Sendable, Equatable {
             "'\(name)' is reserved by the API and cannot be a schema name"
         case .unknownSchema(let schema):
             "Schema '\(schema)' does not exist"
+        case .unknownName(let name):
+            "No custom code method or schema named '\(name)'"
         case .unknownField(let schema, let field):
             "Field '\(field)' does not exist in schema '\(schema)'"
         case .objectNotFound:

@@ -47,7 +47,7 @@ public struct Backend: Sendable {
                 path: path, durability: configuration.durability, registry: registry, indexes: settings.indexes)
             let datastore = try await Datastore.open(
                 storage: storage, registry: registry, inferenceEnabled: settings.schemaInference,
-                userSchemas: settings.userSchemas, relationships: settings.relationships, clock: clock,
+                userSchemas: settings.userSchemas, relationships: settings.declaredFields, clock: clock,
                 passwordHasher: PasswordHasher(rounds: configuration.passwordRounds), access: settings.access)
             let tokens = SQLiteTokenStore(engine: storage)
             let users = UserAccounts(

@@ -9,7 +9,8 @@ public struct BinaryFields: Sendable {
     public let datastore: Datastore
     public let environment: EnvironmentKind
     public let maxBytes: Int
-    /// The base of the URLs, without a trailing slash (`…/_files` or the object store).
+    /// The environment's files base URL, without a trailing slash: URLs are
+    /// `<baseURL>/<schema>/<id>/<field>/<filename>` (D32).
     public let baseURL: String
 
     public init(store: any FileStore, datastore: Datastore, environment: EnvironmentKind, maxBytes: Int, baseURL: String) {
@@ -85,7 +86,7 @@ public struct BinaryFields: Sendable {
                 }
                 try await store.put(envelope.bytes, key: key, contentType: envelope.contentType)
                 stored.append(key)
-                result[field] = .string(baseURL + "/" + key.path)
+                result[field] = .string(baseURL + "/" + key.urlPath)
             }
         } catch {
             await remove(stored)
@@ -112,8 +113,8 @@ public struct BinaryFields: Sendable {
         else { return [:] }
         var keys: [String: FileKey] = [:]
         for (field, type) in definition.fields where type == .binary {
-            guard let url = object[field]?.stringValue, let key = FileKey(url: url),
-                key.environment == environment, key.schema == name, key.id == id, key.field == field
+            guard let url = object[field]?.stringValue, let key = FileKey(url: url, environment: environment),
+                key.schema == name, key.id == id, key.field == field
             else { continue }
             keys[field] = key
         }

@@ -23,19 +23,23 @@ public struct FileKey: Sendable, Hashable {
         [environment.rawValue, schema, Self.escape(id), field, filename]
     }
 
+    /// Where the bytes are kept (local directory, object store): environments apart.
     public var path: String { segments.joined(separator: "/") }
 
-    /// The key of a URL this server produced: its last five path segments. Nil for anything
-    /// else, so that a URL a client wrote by hand never names a file to delete.
-    public init?(url: String) {
+    /// What follows the environment's files base URL in a public URL (D32):
+    /// `<schema>/<id>/<field>/<filename>`. The base tells the environments apart.
+    public var urlPath: String { segments.dropFirst().joined(separator: "/") }
+
+    /// The key of a URL this server produced for `environment`: its last four path segments.
+    /// Nil for anything else, so that a URL a client wrote by hand never names a file to delete.
+    public init?(url: String, environment: EnvironmentKind) {
         guard let components = URLComponents(string: url), components.scheme?.hasPrefix("http") == true else { return nil }
-        let parts = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false).suffix(5).map(String.init)
-        guard parts.count == 5, let environment = EnvironmentKind(rawValue: parts[0]),
-            Identifier.isValidSchemaName(parts[1]), Identifier.isValidFieldName(parts[3]),
-            let id = parts[2].removingPercentEncoding, !id.isEmpty, Self.escape(id) == parts[2],
-            Self.sanitize(parts[4]) == parts[4]
+        let parts = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false).suffix(4).map(String.init)
+        guard parts.count == 4, Identifier.isValidSchemaName(parts[0]), Identifier.isValidFieldName(parts[2]),
+            let id = parts[1].removingPercentEncoding, !id.isEmpty, Self.escape(id) == parts[1],
+            Self.sanitize(parts[3]) == parts[3]
         else { return nil }
-        self.init(environment: environment, schema: parts[1], id: id, field: parts[3], filename: parts[4])
+        self.init(environment: environment, schema: parts[0], id: id, field: parts[2], filename: parts[3])
     }
 
     /// The same key with another file name (`a.png` → `a-1.png`, `a-1.png` → `a-2.png`), for a

@@ -34,12 +34,14 @@ extension UserAccounts {
         else { return false }
         var matched = false
         // Every candidate is computed and compared, so timing does not tell which form matched.
-        for uri in MACCandidates.requestURIs(target: credentials.target) {
-            for port in ports {
-                let expected = MACSignature.mac(
-                    key: macKey, ts: authorization.timestamp, nonce: authorization.nonce, method: credentials.method, requestURI: uri,
-                    host: host, port: port)
-                if constantTimeEquals(expected, authorization.mac) { matched = true }
+        for method in credentials.signableMethods {
+            for uri in MACCandidates.requestURIs(target: credentials.target) {
+                for port in ports {
+                    let expected = MACSignature.mac(
+                        key: macKey, ts: authorization.timestamp, nonce: authorization.nonce, method: method, requestURI: uri,
+                        host: host, port: port)
+                    if constantTimeEquals(expected, authorization.mac) { matched = true }
+                }
             }
         }
         return matched

@@ -30,10 +30,12 @@ public enum OAuth1Verification {
         let parameterStrings = OAuth1Candidates.normalizedParameters(oauth: authorization.parameters, rawQuery: credentials.rawQuery)
         var matched = false
         // Every candidate is computed and compared, so timing does not tell which form matched.
-        for baseURL in baseURLs {
-            for parameters in parameterStrings {
-                let base = OAuth1Signature.baseString(method: credentials.method, baseURL: baseURL, normalizedParameters: parameters)
-                if constantTimeEquals(OAuth1Signature.sign(baseString: base, consumerSecret: secret), authorization.signature) { matched = true }
+        for method in credentials.signableMethods {
+            for baseURL in baseURLs {
+                for parameters in parameterStrings {
+                    let base = OAuth1Signature.baseString(method: method, baseURL: baseURL, normalizedParameters: parameters)
+                    if constantTimeEquals(OAuth1Signature.sign(baseString: base, consumerSecret: secret), authorization.signature) { matched = true }
+                }
             }
         }
         return matched

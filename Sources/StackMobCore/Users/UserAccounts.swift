@@ -77,7 +77,7 @@ public struct UserAccounts: Sendable {
 
     /// `loggedInUser` (§8.5).
     public func loggedInUser(_ schema: UserSchema, caller: Caller, select: [String]?, expand: Int = 0) async throws -> JSONObject {
-        guard case .user(schema.name, let id) = caller else { throw UserAccountError.notLoggedIn }
+        guard let (userSchema, id) = caller.sessionUser, userSchema == schema.name else { throw UserAccountError.notLoggedIn }
         // The user schema's read permission applies; a user object owns itself (`Datastore+Access`).
         return try await datastore.read(id: id, in: schema.name, select: select, expand: expand, caller: caller)
     }
@@ -115,7 +115,7 @@ public struct UserAccounts: Sendable {
 
     /// `resetPassword` (§8.7): the logged-in user changes their password, proving the old one.
     public func resetPassword(_ schema: UserSchema, caller: Caller, old: String, new: String) async throws {
-        guard case .user(schema.name, let id) = caller else { throw UserAccountError.notLoggedIn }
+        guard let (userSchema, id) = caller.sessionUser, userSchema == schema.name else { throw UserAccountError.notLoggedIn }
         guard !new.isEmpty else { throw UserAccountError.invalidNewPassword }
         let hash = try await storedUser(schema, id: id)?[schema.passwordField]?.stringValue ?? ""
         guard datastore.passwordHasher.verify(old, against: hash) else { throw UserAccountError.wrongOldPassword }

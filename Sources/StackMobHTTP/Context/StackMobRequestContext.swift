@@ -9,6 +9,9 @@ public struct StackMobRequestContext: RequestContext {
     public var environment: AppEnvironment?
     /// Who the request acts for; set by `AuthenticationMiddleware`.
     public var caller: Caller = .anonymous
+    /// The verb on the wire when `X-HTTP-Method-Override` replaced it (§2.9); set by
+    /// `MethodOverrideResponder`, so that a signature over either verb verifies (D19).
+    public var wireMethod: HTTPRequest.Method?
 
     public init(source: Source) {
         coreContext = .init(source: source)

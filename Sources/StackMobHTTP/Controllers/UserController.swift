@@ -100,7 +100,8 @@ struct UserController: RouterMiddleware {
 
     /// `{"old": {"password": …}, "new": {"password": …}}`, the inner key literally `password` (§8.7).
     private func resetPassword(_ request: Request, _ context: Context, _ users: UserAccounts, _ schema: UserSchema) async throws -> Response {
-        guard case .user = context.caller else { throw UserAccountError.notLoggedIn }
+        // A MAC signer, or the cookie session's user under an OAuth 1.0 signature (§8.9).
+        guard context.caller.sessionUser != nil else { throw UserAccountError.notLoggedIn }
         let body = try await RequestBodyReader.object(request, limit: maxBodyBytes)
         guard let old = body["old"]?.objectValue?["password"]?.stringValue, let new = body["new"]?.objectValue?["password"]?.stringValue
         else { throw UserAccountError.malformedResetBody }

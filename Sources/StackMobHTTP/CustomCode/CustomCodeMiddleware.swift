@@ -7,9 +7,9 @@ import StackMobCore
 /// in any case, goes to the method's webhook with every verb; ACLs do not apply. Runs after
 /// authentication, so the webhook gets the verified user.
 ///
-/// A single segment that is neither a method nor an existing schema answers 404 in production
-/// (§10.4) for reads and deletes. Development infers schemas, so there it stays a schema route
-/// (`GET /nonexistent` → `200 []`); a POST keeps the datastore's own answer in both.
+/// A single segment that is not a method goes on to the schema routes, where a name that is no
+/// existing schema answers 404 (§10.4) to anything but a create, after the schema's permission
+/// level had its say (§12.2).
 struct CustomCodeMiddleware: RouterMiddleware {
     typealias Context = StackMobRequestContext
     let webhooks: WebhookClient
@@ -27,11 +27,6 @@ struct CustomCodeMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         guard let method = environment.settings.customCodeMethod(named: name) else {
-            if !environment.datastore.inferenceEnabled, request.method != .post, name.lowercased() != "listapi",
-                environment.datastore.registry.definition(named: name.lowercased()) == nil
-            {
-                throw CustomCodeError.unknownMethod(name)
-            }
             return try await next(request, context)
         }
         let body = try await RequestBodyReader.bytes(request, limit: maxBodyBytes)

@@ -47,7 +47,7 @@ enum ErrorMapping {
     private static func map(_ error: DatastoreError) -> Mapped {
         let status: HTTPResponse.Status
         switch error {
-        case .objectNotFound, .objectNotFoundForDelete:
+        case .objectNotFound, .objectNotFoundForDelete, .unknownName:
             status = .notFound
         case .duplicateKey:
             status = .conflict
@@ -94,7 +94,6 @@ enum ErrorMapping {
         switch error {
         case .timedOut: return Mapped(status: .gatewayTimeout, message: error.message, isClientError: false)
         case .unreachable: return Mapped(status: .serviceUnavailable, message: error.message, isClientError: false)
-        case .unknownMethod: return Mapped(status: .notFound, message: error.message, isClientError: true)
         }
     }
 

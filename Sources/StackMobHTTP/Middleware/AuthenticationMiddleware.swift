@@ -18,7 +18,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
             apiKey: request.headers[.stackMobAPIKey], authorization: request.headers[.authorization],
             method: request.method.rawValue, target: request.uri.string, host: request.head.authority,
             forwardedProto: request.headers[.xForwardedProto], forwardedPort: request.headers[.xForwardedPort],
-            cookie: request.headers[.cookie])
+            cookie: request.headers[.cookie], wireMethod: context.wireMethod?.rawValue)
         var context = context
         context.caller = try await authenticator.authenticate(credentials, in: environment)
         context.environment = environment

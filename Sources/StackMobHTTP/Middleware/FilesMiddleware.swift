@@ -17,7 +17,14 @@ struct FilesMiddleware: RouterMiddleware {
         guard path.hasPrefix(FileURLBase.pathPrefix + "/"), request.method == .get || request.method == .head else {
             return try await next(request, context)
         }
-        guard let key = FileKey(url: "http://files" + path), let file = store.file(key) else {
+        // `/_files/<environment>/<schema>/<id>/<field>/<filename>`: the server's own location
+        // keeps the environment segment, which its default base URL ends with.
+        let parts = path.dropFirst(FileURLBase.pathPrefix.count + 1).split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, let environment = EnvironmentKind(rawValue: String(parts[0])),
+            let key = FileKey(url: "http://files/" + String(parts[1]), environment: environment),
+            key.path == String(path.dropFirst(FileURLBase.pathPrefix.count + 1)),
+            let file = store.file(key)
+        else {
             throw RequestError.routeNotFound(method: request.method.rawValue, path: path)
         }
         var headers: HTTPFields = [.contentType: file.contentType, .eTag: file.etag, .acceptRanges: "bytes"]

@@ -18,6 +18,8 @@ struct MethodOverrideResponder<Next: HTTPResponder>: HTTPResponder where Next.Co
         case (.get, .delete?), (.get, .head?), (.post, .put?):
             var head = request.head
             head.method = target!
+            var context = context
+            context.wireMethod = request.method
             return try await next.respond(to: Request(head: head, body: request.body), context: context)
         case (let method, let target) where target == method:
             return try await next.respond(to: request, context: context)

@@ -17,14 +17,15 @@ struct ConfigurationFilesKeysTests {
             file: nil,
             environment: [
                 "STACKMOB_FILES__MAX_BYTES": "2048",
-                "STACKMOB_FILES__BASE_URL": "https://cdn.example.com/files/",
+                "STACKMOB_ENVIRONMENTS__PRODUCTION__FILES_BASE_URL": "https://cdn.example.com/files/",
                 "STACKMOB_CUSTOM_CODE__TIMEOUT_SECONDS": "5",
                 "STACKMOB_ENVIRONMENTS__PRODUCTION__CORS_ALLOWED_ORIGINS": #"["https://app.example.com"]"#,
                 "STACKMOB_ENVIRONMENTS__PRODUCTION__CORS_MAX_AGE_SECONDS": "60",
                 "STACKMOB_ENVIRONMENTS__PRODUCTION__CUSTOM_CODE": #"{"sendMail": "http://127.0.0.1:9000/mail"}"#,
             ])
         #expect(configuration.files.maxBytes == 2048)
-        #expect(configuration.files.baseURL == "https://cdn.example.com/files")
+        #expect(configuration.production.filesBaseURL == "https://cdn.example.com/files")
+        #expect(configuration.development.filesBaseURL == nil)
         #expect(configuration.customCodeTimeoutSeconds == 5)
         #expect(configuration.production.corsAllowedOrigins == ["https://app.example.com"])
         #expect(configuration.production.corsMaxAgeSeconds == 60)
@@ -36,7 +37,9 @@ struct ConfigurationFilesKeysTests {
     func invalid() {
         let cases: [(String, String, String)] = [
             ("STACKMOB_FILES__MAX_BYTES", "0", "files.max_bytes"),
-            ("STACKMOB_FILES__BASE_URL", "files.example.com", "files.base_url"),
+            ("STACKMOB_ENVIRONMENTS__DEVELOPMENT__FILES_BASE_URL", "files.example.com", "environments.development.files_base_url"),
+            // One base for both environments would make their URLs collide (D32): refused, saying where it went.
+            ("STACKMOB_FILES__BASE_URL", "https://files.example.com", "environments.<env>.files_base_url"),
             ("STACKMOB_FILES__STORE", "s3", "files.s3"),
             ("STACKMOB_FILES__STORE", "ftp", "files.store"),
             ("STACKMOB_CUSTOM_CODE__TIMEOUT_SECONDS", "0", "custom_code.timeout_seconds"),

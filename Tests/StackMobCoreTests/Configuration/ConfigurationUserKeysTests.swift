@@ -30,7 +30,7 @@ struct ConfigurationUserKeysTests {
     @Test("out-of-range or wrongly typed values are refused with the key named")
     func invalid() {
         let cases: [(String, String, String)] = [
-            ("STACKMOB_ENVIRONMENTS__DEVELOPMENT__ACCESS_TOKEN_LIFETIME_SECONDS", "10", "access_token_lifetime_seconds"),
+            ("STACKMOB_ENVIRONMENTS__DEVELOPMENT__ACCESS_TOKEN_LIFETIME_SECONDS", "0", "access_token_lifetime_seconds"),
             ("STACKMOB_ENVIRONMENTS__DEVELOPMENT__MAC_TIMESTAMP_WINDOW_SECONDS", "-1", "mac_timestamp_window_seconds"),
             ("STACKMOB_ENVIRONMENTS__DEVELOPMENT__SINGLE_SESSION", "maybe", "single_session"),
             ("STACKMOB_ENVIRONMENTS__DEVELOPMENT__USER_SCHEMAS", #"[{"name": "user", "email_field": "password"}]"#, "email_field"),
