@@ -76,14 +76,15 @@ struct PushDurabilityTests {
             #expect(try await push.pushSigned(.post, "/notifications", json: ["payload": ["alert": "x"], "tokens": [["type": "androidgcm", "token": "g"]]]).status == .ok)
             #expect(try await eventually { await recorder.refusedCount == 1 })
             // The stub counts before the server records the failure (and its retry time): let it.
-            try await Task.sleep(for: .milliseconds(500))
+            // (500 ms was too short once, with a load average of 15.)
+            try await Task.sleep(for: .seconds(2))
             // Not due before the backoff (10 s), due after it; the next wait doubles (20 s).
             clock.advance(by: 9_000)
             try await Task.sleep(for: .milliseconds(200))
             #expect(await recorder.refusedCount == 1)
             clock.advance(by: 1_000)
             #expect(try await eventually { await recorder.refusedCount == 2 })
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: .seconds(2))
             clock.advance(by: 19_000)
             try await Task.sleep(for: .milliseconds(200))
             #expect(await recorder.refusedCount == 2)
