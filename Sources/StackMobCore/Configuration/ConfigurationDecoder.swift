@@ -22,10 +22,12 @@ struct ConfigurationDecoder {
         configuration.dataDirectory = try root.string("data_dir") ?? configuration.dataDirectory
         configuration.logLevel = try root.choice("log_level", ServerConfiguration.LogLevel.self) ?? configuration.logLevel
         if let limits = try root.section("limits") {
-            try limits.refuseUnknownKeys(["max_body_bytes", "idle_timeout_seconds", "body_timeout_seconds"])
+            try limits.refuseUnknownKeys(["max_body_bytes", "idle_timeout_seconds", "header_timeout_seconds", "body_timeout_seconds", "max_connections"])
             configuration.maxBodyBytes = try limits.integer("max_body_bytes", in: 1...Int(Int32.max)) ?? configuration.maxBodyBytes
             configuration.idleTimeoutSeconds = try limits.integer("idle_timeout_seconds", in: 1...86_400) ?? configuration.idleTimeoutSeconds
+            configuration.headerTimeoutSeconds = try limits.integer("header_timeout_seconds", in: 1...86_400) ?? configuration.headerTimeoutSeconds
             configuration.bodyTimeoutSeconds = try limits.integer("body_timeout_seconds", in: 1...86_400) ?? configuration.bodyTimeoutSeconds
+            configuration.maxConnections = try limits.integer("max_connections", in: 1...1_000_000) ?? configuration.maxConnections
         }
         if let storage = try root.section("storage") {
             try storage.refuseUnknownKeys(["synchronous"])

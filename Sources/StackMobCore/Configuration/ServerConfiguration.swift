@@ -13,8 +13,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// A connection that sends nothing for this long is closed, so idle or stalled clients cannot
     /// hold connections open forever.
     public var idleTimeoutSeconds = 60
+    /// How long a request's head may take to arrive, from its first byte (slow clients).
+    public var headerTimeoutSeconds = 30
     /// How long a request's body may take to arrive, from its headers on (slow clients).
     public var bodyTimeoutSeconds = 30
+    /// Connections one listener holds open at most; more are closed when accepted.
+    public var maxConnections = 10_000
     public var durability = SQLiteStorageEngine.Durability.full
     public var passwordRounds = PasswordHasher.defaultRounds
     /// Binary fields (PROTOCOL §7): where files are stored and served.

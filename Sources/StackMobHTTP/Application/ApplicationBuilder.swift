@@ -35,7 +35,7 @@ public func buildApplication(
     let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks)
     return Application(
         responder: MethodOverrideResponder(next: router.buildResponder(), clock: clock),
-        server: .stackMob(configuration),
+        server: .stackMob(configuration, logger: logger),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "StackMob Server"),

@@ -33,7 +33,7 @@ func makePushServices(
         services.append(
             Application(
                 responder: MethodOverrideResponder(next: router.buildResponder(), clock: clock),
-                server: .stackMob(configuration),
+                server: .stackMob(configuration, logger: pushLogger),
                 configuration: .init(address: .hostname(configuration.host, port: configuration.push.port), serverName: "StackMob Server"),
                 onServerRunning: { channel in
                     let port = channel.localAddress?.port ?? configuration.push.port

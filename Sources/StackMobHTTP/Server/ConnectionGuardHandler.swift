@@ -12,28 +12,61 @@ import NIOHTTPTypes
 ///   so a client reusing the connection would hang until the idle timeout. The server upgrades
 ///   to nothing, so it answers the request as usual, with `Connection: close`, and closes. Any
 ///   response that says `Connection: close` (a body timeout) is followed by a close too.
-/// * **Bounds the time a request body may take** (`limits.body_timeout_seconds`). The idle
-///   timeout restarts on every byte, so a client sending one byte every few seconds would hold
-///   its connection, and a task, for ever. When a body is still incomplete after the timeout, the
-///   request's body stream fails with `RequestBodyTimeout`: a handler reading it answers 408
-///   (`ErrorMapping`), and the connection is closed after the answer.
+/// * **Bounds the time a request may take to arrive.** The idle timeout restarts on every byte,
+///   so a client sending one byte every few seconds would hold its connection, and a task, for
+///   ever. A request head (request line and headers) still incomplete
+///   `limits.header_timeout_seconds` after its first byte closes the connection (no answer can be
+///   framed for a request that has no head yet). A body still incomplete
+///   `limits.body_timeout_seconds` after the head fails the request's body stream with
+///   `RequestBodyTimeout`: a handler reading it answers 408 (`ErrorMapping`), and the connection
+///   is closed after the answer.
+/// * **Caps the connections a listener holds** (`limits.max_connections`, `ConnectionCounter`):
+///   one past the cap is closed as soon as it is accepted.
 final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private let bodyTimeout: TimeAmount
+    struct Limits {
+        var headTimeout: TimeAmount
+        var bodyTimeout: TimeAmount
+    }
+
+    private let limits: Limits
+    private let connections: ConnectionCounter
+    private var headDeadline: Scheduled<Void>?
     private var bodyDeadline: Scheduled<Void>?
+    /// Between requests: the next bytes start the next request's head.
+    private var awaitingHead = true
     private var closeAfterResponse = false
 
-    init(bodyTimeout: TimeAmount) {
-        self.bodyTimeout = bodyTimeout
+    init(limits: Limits, connections: ConnectionCounter) {
+        self.limits = limits
+        self.connections = connections
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        guard connections.opened() else {
+            context.close(promise: nil)
+            return
+        }
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let observer = InboundBytesObserver { bound.value.handler.bytesArrived(context: bound.value.context) }
+        try? context.pipeline.syncOperations.addHandler(observer, position: .first)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        connections.closed()
+        cancelDeadlines()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
+            headDeadline?.cancel()
+            headDeadline = nil
+            awaitingHead = false
             if request.method == .connect || request.headerFields[.upgrade] != nil {
                 closeAfterResponse = true
             }
@@ -43,8 +76,17 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         case .end:
             bodyDeadline?.cancel()
             bodyDeadline = nil
+            awaitingHead = true
         }
         context.fireChannelRead(data)
+    }
+
+    private func bytesArrived(context: ChannelHandlerContext) {
+        guard awaitingHead, headDeadline == nil else { return }
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        headDeadline = context.eventLoop.scheduleTask(in: limits.headTimeout) {
+            bound.value.close(promise: nil)
+        }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -72,12 +114,13 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        bodyDeadline?.cancel()
-        bodyDeadline = nil
+        cancelDeadlines()
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    private func cancelDeadlines() {
+        headDeadline?.cancel()
+        headDeadline = nil
         bodyDeadline?.cancel()
         bodyDeadline = nil
     }
@@ -85,7 +128,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private func scheduleBodyDeadline(context: ChannelHandlerContext) {
         bodyDeadline?.cancel()
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        bodyDeadline = context.eventLoop.scheduleTask(in: bodyTimeout) {
+        bodyDeadline = context.eventLoop.scheduleTask(in: limits.bodyTimeout) {
             bound.value.handler.bodyTimedOut(context: bound.value.context)
         }
     }
@@ -95,7 +138,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         closeAfterResponse = true
         // Fails the body stream the request handler reads (and the server's own read of the
         // next request, which then closes the connection).
-        context.fireErrorCaught(RequestBodyTimeout(seconds: bodyTimeout.nanoseconds / 1_000_000_000))
+        context.fireErrorCaught(RequestBodyTimeout(seconds: limits.bodyTimeout.nanoseconds / 1_000_000_000))
     }
 }
 

@@ -101,7 +101,7 @@ struct MalformedRequestTests {
 
     @Test("a body trickling in slower than the body timeout gets 408 and a closed connection")
     func slowBody() async throws {
-        try await Self.withServer(bodyTimeoutSeconds: 1) { api, _, _ in
+        try await Self.withServer(configure: { $0.bodyTimeoutSeconds = 1 }) { api, _, _ in
             let connection = try await RawConnection.connect(port: api)
             let started = ContinuousClock.now
             try await connection.send(Self.request("POST", "/thing", headers: ["Content-Length: 100"], body: "{"))
@@ -131,6 +131,73 @@ struct MalformedRequestTests {
         }
     }
 
+    @Test("a request head trickling in slower than the header timeout gets its connection closed")
+    func slowHead() async throws {
+        try await Self.withServer(configure: { $0.headerTimeoutSeconds = 1 }) { api, _, _ in
+            let connection = try await RawConnection.connect(port: api)
+            let started = ContinuousClock.now
+            try await connection.send("GET /thing/x HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            var closed = false
+            for index in 0..<40 where !closed {
+                try? await connection.send("X-Slow-\(index): a\r\n")
+                closed = try await connection.closedByServer(within: .milliseconds(250))
+            }
+            #expect(closed)
+            #expect(ContinuousClock.now - started < .seconds(8))
+            await connection.close()
+
+            // Idle keep-alive connections are not affected: the timeout starts with a request's first byte.
+            let idle = try await RawConnection.connect(port: api)
+            try await Task.sleep(for: .milliseconds(1_500))
+            try await idle.send(Self.request("GET", "/thing/x"))
+            #expect(try await idle.response()?.status == 404)
+            try await Task.sleep(for: .milliseconds(1_500))
+            try await idle.send(Self.request("GET", "/thing/x"))
+            #expect(try await idle.response()?.status == 404)
+            await idle.close()
+        }
+    }
+
+    @Test("a listener holds at most limits.max_connections connections")
+    func connectionCap() async throws {
+        try await Self.withServer(configure: { $0.maxConnections = 3 }) { api, push, log in
+            // Open connections until one is refused (the live test client may hold one of the three).
+            var held: [RawConnection] = []
+            var refused = false
+            while !refused, held.count < 5 {
+                let connection = try await RawConnection.connect(port: api)
+                if try await connection.closedByServer(within: .milliseconds(500)) {
+                    refused = true
+                    await connection.close()
+                } else {
+                    held.append(connection)
+                }
+            }
+            #expect(refused)
+            #expect((2...3).contains(held.count), "\(held.count) connections held before the refusal")
+            for connection in held {
+                try await connection.send(Self.request("GET", "/thing/x"))
+                #expect(try await connection.response()?.status == 404)
+            }
+            #expect(log.all.contains { $0.message.hasPrefix("Connection refused") && $0.level == .warning })
+            // The push listener counts its own connections.
+            let pushConnection = try await RawConnection.connect(port: push)
+            #expect(!(try await pushConnection.closedByServer(within: .milliseconds(300))))
+            await pushConnection.close()
+            // Once one closes, a new connection is served again.
+            await held.removeFirst().close()
+            var served = false
+            for _ in 0..<50 where !served {
+                let again = try await RawConnection.connect(port: api)
+                try? await again.send(Self.request("GET", "/thing/x"))
+                served = try await again.response(timeout: .milliseconds(500))?.status == 404
+                await again.close()
+            }
+            #expect(served)
+            for connection in held { await connection.close() }
+        }
+    }
+
     @Test("a client that disconnects mid-body is logged as the client's, not as a server failure", arguments: [false, true])
     func disconnectMidBody(abortively: Bool) async throws {
         try await Self.withServer { api, _, log in
@@ -153,11 +220,11 @@ struct MalformedRequestTests {
     /// Starts the live server with a capturing log; hands `body` the API port, the push port and
     /// the log.
     static func withServer(
-        bodyTimeoutSeconds: Int = 30, _ body: @Sendable (Int, Int, CapturingLogHandler.Store) async throws -> Void
+        configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (Int, Int, CapturingLogHandler.Store) async throws -> Void
     ) async throws {
         try await TestServer.withDataDirectory { directory in
             var configuration = TestServer.configuration(dataDirectory: directory)
-            configuration.bodyTimeoutSeconds = bodyTimeoutSeconds
+            configure(&configuration)
             let store = CapturingLogHandler.Store()
             var logger = Logger(label: "stackmob-test") { _ in CapturingLogHandler(store: store) }
             logger.logLevel = .debug
