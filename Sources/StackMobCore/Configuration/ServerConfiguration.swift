@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var bodyTimeoutSeconds = 30
     /// Connections one listener holds open at most; more are closed when accepted.
     public var maxConnections = 10_000
+    /// Failed attempts at secrets allowed per client address and per account (429 beyond).
+    public var failureLimits = FailureLimits()
     public var durability = SQLiteStorageEngine.Durability.full
     public var passwordRounds = PasswordHasher.defaultRounds
     /// Binary fields (PROTOCOL §7): where files are stored and served.

@@ -11,6 +11,8 @@ public struct Backend: Sendable {
     public let mailer: (any Mailer)?
     /// Where binary fields' bytes are kept (PROTOCOL §7).
     public let files: any FileStore
+    /// Failed attempts at secrets, shared by every listener (`limits.auth_failures_*`).
+    public let failureLimiter: FailureLimiter
 
     public func environment(_ kind: EnvironmentKind) -> AppEnvironment {
         switch kind {
@@ -70,6 +72,7 @@ public struct Backend: Sendable {
         }
         return Backend(
             configuration: configuration, development: environments[.development]!, production: environments[.production]!,
-            mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory))
+            mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory),
+            failureLimiter: FailureLimiter(policy: configuration.failureLimits))
     }
 }

@@ -57,8 +57,10 @@ public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock()
     if let local = backend.files as? LocalFileStore {
         router.add(middleware: FilesMiddleware(store: local))
     }
-    router.add(middleware: AuthenticationMiddleware(backend: backend))
-    router.add(middleware: UserController(maxBodyBytes: backend.configuration.maxBodyBytes))
+    router.add(middleware: AuthenticationMiddleware(backend: backend, clock: clock))
+    router.add(
+        middleware: UserController(
+            maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(limiter: backend.failureLimiter, clock: clock)))
     router.add(
         middleware: CustomCodeMiddleware(
             webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds, maxBodyBytes: backend.configuration.maxBodyBytes))

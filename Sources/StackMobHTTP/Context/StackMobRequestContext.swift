@@ -13,8 +13,13 @@ public struct StackMobRequestContext: RequestContext {
     /// `MethodOverrideResponder`, so that a signature over either verb verifies (D19).
     public var wireMethod: HTTPRequest.Method?
 
+    /// The client's IP address as the socket sees it (a proxy's, behind one): the key of the
+    /// per-address failure limits.
+    public let remoteAddress: String?
+
     public init(source: Source) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// The authenticated environment. Routes behind `AuthenticationMiddleware` always have one.

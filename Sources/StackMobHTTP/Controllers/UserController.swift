@@ -9,6 +9,8 @@ import StackMobCore
 struct UserController: RouterMiddleware {
     typealias Context = StackMobRequestContext
     let maxBodyBytes: Int
+    /// Logins, refreshes, resets and forgot-password requests are limited per address and account.
+    let attempts: SecretAttempts
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let environment = context.environment else { return try await next(request, context) }
@@ -46,7 +48,9 @@ struct UserController: RouterMiddleware {
         guard let login = parameters[schema.loginField], let password = parameters[schema.passwordField] else {
             throw UserAccountError.accessDenied
         }
-        let grant = try await users.login(schema, login: login, password: password, newPassword: parameters["new_password"])
+        let grant = try await attempts.attempt(context, account: "\(schema.name)/\(login)") {
+            try await users.login(schema, login: login, password: password, newPassword: parameters["new_password"])
+        }
         context.logger.info("User logged in", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
         return JSONResponse.make(grant.json)
     }
@@ -56,7 +60,7 @@ struct UserController: RouterMiddleware {
         let parameters = try await FormBody.parameters(request, limit: maxBodyBytes)
         guard let refresh = parameters["refresh_token"], !refresh.isEmpty else { throw UserAccountError.invalidGrant }
         if let grantType = parameters["grant_type"], grantType != "refresh_token" { throw UserAccountError.invalidGrant }
-        let grant = try await users.refresh(schema, refreshToken: refresh)
+        let grant = try await attempts.attempt(context) { try await users.refresh(schema, refreshToken: refresh) }
         context.logger.info(
             "Session refreshed", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(grant.user[schema.loginField]?.stringValue ?? "")"])
         return JSONResponse.make(grant.json)
@@ -93,7 +97,9 @@ struct UserController: RouterMiddleware {
         guard let login = parameters["username"] ?? parameters[schema.loginField], !login.isEmpty else {
             throw UserAccountError.unknownUser
         }
-        try await users.forgotPassword(schema, login: login)
+        try await attempts.attempt(context, account: "\(schema.name)/\(login)", countsEveryAttempt: true) {
+            try await users.forgotPassword(schema, login: login)
+        }
         context.logger.info("Temporary password issued", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
         return JSONResponse.make(.object([:]))
     }
@@ -105,7 +111,8 @@ struct UserController: RouterMiddleware {
         let body = try await RequestBodyReader.object(request, limit: maxBodyBytes)
         guard let old = body["old"]?.objectValue?["password"]?.stringValue, let new = body["new"]?.objectValue?["password"]?.stringValue
         else { throw UserAccountError.malformedResetBody }
-        try await users.resetPassword(schema, caller: context.caller, old: old, new: new)
+        let account = context.caller.sessionUser.map { "\(schema.name)/\($0.id)" }
+        try await attempts.attempt(context, account: account) { try await users.resetPassword(schema, caller: context.caller, old: old, new: new) }
         context.logger.info("Password reset", metadata: ["sm.schema": "\(schema.name)"])
         return JSONResponse.make(.object([:]))
     }
@@ -118,7 +125,9 @@ struct UserController: RouterMiddleware {
         guard let login = parameters["username"] ?? parameters[schema.loginField],
             let password = parameters["password"] ?? parameters[schema.passwordField]
         else { throw UserAccountError.invalidCookieLogin }
-        let (user, cookie) = try await users.cookieLogin(schema, login: login, password: password)
+        let (user, cookie) = try await attempts.attempt(context, account: "\(schema.name)/\(login)") {
+            try await users.cookieLogin(schema, login: login, password: password)
+        }
         context.logger.info("User logged in with a cookie session", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
         var response = JSONResponse.make(.object(user))
         response.headers[.setCookie] = CookieSession.loginHeader(environment.kind, value: cookie)

@@ -34,6 +34,9 @@ enum ErrorMapping {
         case let error as HTTPParserError:
             // Raised while a handler reads a body that breaks HTTP/1.1 (a chunk size `zz`).
             return Mapped(status: .badRequest, message: "Malformed HTTP request: \(error.debugDescription)", isClientError: true)
+        case let error as FailureLimiter.Refusal:
+            return Mapped(
+                status: .tooManyRequests, message: "Too many failed attempts: try again in \(error.retryAfterSeconds) seconds", isClientError: true)
         case let error as RequestBodyTimeout:
             return Mapped(
                 status: .requestTimeout, message: "The request body did not arrive within \(error.seconds) seconds", isClientError: true)
@@ -133,6 +136,9 @@ enum ErrorMapping {
             // The rest of the connection's bytes cannot be trusted or waited for
             // (`ConnectionGuardHandler` closes it after the answer).
             headers[.connection] = "close"
+        }
+        if let refusal = error as? FailureLimiter.Refusal {
+            headers[HTTPField.Name("Retry-After")!] = String(refusal.retryAfterSeconds)
         }
         if case .unreachable? = error as? CustomCodeError {
             // Every SDK retries a 503 that says when (PROTOCOL §10.3).

@@ -6,6 +6,7 @@ import StackMobCore
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = StackMobRequestContext
     let backend: Backend
+    let clock: any ServerClock
     let authenticator = RequestAuthenticator()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -20,8 +21,14 @@ struct AuthenticationMiddleware: RouterMiddleware {
             forwardedProto: request.headers[.xForwardedProto], forwardedPort: request.headers[.xForwardedPort],
             cookie: request.headers[.cookie], wireMethod: context.wireMethod?.rawValue)
         var context = context
-        context.caller = try await authenticator.authenticate(credentials, in: environment)
         context.environment = environment
+        if credentials.authorization?.hasPrefix("OAuth ") == true {
+            // A wrong OAuth 1.0 signature may be a guess at the private key: limited per address.
+            let attempts = SecretAttempts(limiter: backend.failureLimiter, clock: clock)
+            context.caller = try await attempts.attempt(context) { try await authenticator.authenticate(credentials, in: environment) }
+        } else {
+            context.caller = try await authenticator.authenticate(credentials, in: environment)
+        }
         context.logger[metadataKey: "sm.environment"] = "\(environment.kind.rawValue)"
         return try await next(request, context)
     }

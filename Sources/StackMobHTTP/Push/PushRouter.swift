@@ -15,7 +15,7 @@ func buildPushRouter(backend: Backend, clock: any ServerClock, standalone: Bool)
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: TransferCodingMiddleware())
     router.add(middleware: NotFoundMiddleware())
-    router.add(middleware: AuthenticationMiddleware(backend: backend))
+    router.add(middleware: AuthenticationMiddleware(backend: backend, clock: clock))
     PushController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: router)
     return router
 }
