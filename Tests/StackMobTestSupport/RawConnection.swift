@@ -48,6 +48,21 @@ public final class RawConnection: Sendable {
         return nil
     }
 
+    /// Sends `piece(n)` every `interval`, as a slow client would, until the server closes the
+    /// connection (true) or `timeout` passes (false).
+    public func trickle(every interval: Duration = .milliseconds(250), for timeout: Duration = .seconds(10), _ piece: (Int) -> String)
+        async throws -> Bool
+    {
+        let deadline = ContinuousClock.now + timeout
+        var index = 0
+        while ContinuousClock.now < deadline {
+            try? await send(piece(index))
+            index += 1
+            if try await closedByServer(within: interval) { return true }
+        }
+        return false
+    }
+
     /// Whether the server closed the connection within `timeout`.
     public func closedByServer(within timeout: Duration) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout

@@ -121,12 +121,7 @@ struct MalformedRequestTests {
             let unread = try await RawConnection.connect(port: api)
             try await unread.send(Self.request("GET", "/thing/x", headers: ["Content-Length: 100"], body: "x"))
             #expect(try await unread.response()?.status == 404)
-            var closed = false
-            for _ in 0..<40 where !closed {
-                try? await unread.send("x")
-                closed = try await unread.closedByServer(within: .milliseconds(250))
-            }
-            #expect(closed)
+            #expect(try await unread.trickle { _ in "x" })
             await unread.close()
         }
     }
@@ -137,12 +132,7 @@ struct MalformedRequestTests {
             let connection = try await RawConnection.connect(port: api)
             let started = ContinuousClock.now
             try await connection.send("GET /thing/x HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-            var closed = false
-            for index in 0..<40 where !closed {
-                try? await connection.send("X-Slow-\(index): a\r\n")
-                closed = try await connection.closedByServer(within: .milliseconds(250))
-            }
-            #expect(closed)
+            #expect(try await connection.trickle { "X-Slow-\($0): a\r\n" })
             #expect(ContinuousClock.now - started < .seconds(8))
             await connection.close()
 
