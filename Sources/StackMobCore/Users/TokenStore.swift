@@ -11,6 +11,9 @@ public protocol TokenStore: Sendable {
     func rotateSession(refreshHash: String, to next: StoredSession) async throws -> Bool
     func deleteSession(accessHash: String) async throws
     func deleteSessions(userSchema: String, userID: String) async throws
+    /// Ends every session of the user, MAC and cookie sessions alike, in one transaction, but the
+    /// one making the request (a password change keeps its own caller logged in).
+    func revokeSessions(userSchema: String, userID: String, keeping current: CurrentSession) async throws
 
     func setTemporaryPassword(userSchema: String, userID: String, hash: String, expiresAt: Int64) async throws
     func temporaryPassword(userSchema: String, userID: String) async throws -> (hash: String, expiresAt: Int64)?

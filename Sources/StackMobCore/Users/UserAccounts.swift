@@ -53,7 +53,7 @@ public struct UserAccounts: Sendable {
             guard newPassword != nil else { throw UserAccountError.temporaryPasswordResetRequired }
         }
         if let newPassword {
-            try await changePassword(schema, userID: login, to: newPassword)
+            try await changePassword(schema, userID: login, to: newPassword, keeping: .none)
         }
         return try await issue(schema, userID: login)
     }
@@ -114,12 +114,13 @@ public struct UserAccounts: Sendable {
     }
 
     /// `resetPassword` (§8.7): the logged-in user changes their password, proving the old one.
-    public func resetPassword(_ schema: UserSchema, caller: Caller, old: String, new: String) async throws {
+    /// `resetPassword` (§8.7): the user's other sessions end; `current` stays logged in.
+    public func resetPassword(_ schema: UserSchema, caller: Caller, old: String, new: String, keeping current: CurrentSession) async throws {
         guard let (userSchema, id) = caller.sessionUser, userSchema == schema.name else { throw UserAccountError.notLoggedIn }
         guard !new.isEmpty else { throw UserAccountError.invalidNewPassword }
         let hash = try await storedUser(schema, id: id)?[schema.passwordField]?.stringValue ?? ""
         guard datastore.passwordHasher.verify(old, against: hash) else { throw UserAccountError.wrongOldPassword }
-        try await changePassword(schema, userID: id, to: new)
+        try await changePassword(schema, userID: id, to: new, keeping: current)
     }
 
     /// `X-StackMob-FieldTypes: <field>=forgotpassword` on a user-schema write (§6.6): marks the
@@ -140,9 +141,12 @@ public struct UserAccounts: Sendable {
 
     // MARK: - Helpers
 
-    private func changePassword(_ schema: UserSchema, userID: String, to password: String) async throws {
+    /// A new password ends every other session of the user: whoever held the old one (or a
+    /// session opened with it) is logged out.
+    private func changePassword(_ schema: UserSchema, userID: String, to password: String, keeping current: CurrentSession) async throws {
         _ = try await datastore.update(id: userID, in: schema.name, changes: [schema.passwordField: .string(password)], caller: .privateKey)
         try await store.deleteTemporaryPassword(userSchema: schema.name, userID: userID)
+        try await store.revokeSessions(userSchema: schema.name, userID: userID, keeping: current)
     }
 
     private func isValidTemporaryPassword(_ password: String, schema: UserSchema, userID: String) async throws -> Bool {

@@ -112,7 +112,12 @@ struct UserController: RouterMiddleware {
         guard let old = body["old"]?.objectValue?["password"]?.stringValue, let new = body["new"]?.objectValue?["password"]?.stringValue
         else { throw UserAccountError.malformedResetBody }
         let account = context.caller.sessionUser.map { "\(schema.name)/\($0.id)" }
-        try await attempts.attempt(context, account: account) { try await users.resetPassword(schema, caller: context.caller, old: old, new: new) }
+        let current = CurrentSession(
+            accessToken: request.headers[.authorization].flatMap(MACAuthorization.parse)?.id,
+            cookie: context.environment.flatMap { CookieSession.value(in: request.headers[.cookie], $0.kind) })
+        try await attempts.attempt(context, account: account) {
+            try await users.resetPassword(schema, caller: context.caller, old: old, new: new, keeping: current)
+        }
         context.logger.info("Password reset", metadata: ["sm.schema": "\(schema.name)"])
         return JSONResponse.make(.object([:]))
     }

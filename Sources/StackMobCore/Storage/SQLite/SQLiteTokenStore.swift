@@ -52,6 +52,18 @@ public struct SQLiteTokenStore: TokenStore {
         }
     }
 
+    public func revokeSessions(userSchema: String, userID: String, keeping current: CurrentSession) async throws {
+        try await pool.write { db in
+            // `IS NOT ?` keeps nothing when the hash is NULL: every session goes.
+            try db.execute(
+                sql: "DELETE FROM _sm_tokens WHERE user_schema = ? AND user_id = ? AND access_hash IS NOT ?",
+                arguments: [userSchema, userID, current.accessHash])
+            try db.execute(
+                sql: "DELETE FROM _sm_cookie_sessions WHERE user_schema = ? AND user_id = ? AND session_hash IS NOT ?",
+                arguments: [userSchema, userID, current.cookieHash])
+        }
+    }
+
     public func setTemporaryPassword(userSchema: String, userID: String, hash: String, expiresAt: Int64) async throws {
         try await pool.write { db in
             try db.execute(
