@@ -23,12 +23,8 @@ Usage:
 Prints the figures and exits 1 if any check failed. Standard library only.
 """
 import argparse
-import http.client
-import json
 import os
 import random
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,108 +32,10 @@ import threading
 import time
 import uuid
 
+from harness import Api, ConnectionLost, Server
+
 PUBLIC_KEY = "c0c0c0c0-0000-4000-8000-000000000001"
 PRIVATE_KEY = "c0c0c0c0-0000-4000-8000-00000000000f"
-HEADERS = {
-    "Accept": "application/vnd.stackmob+json; version=0",
-    "X-StackMob-API-Key": PUBLIC_KEY,
-    "Content-Type": "application/json",
-}
-
-
-class ConnectionLost(Exception):
-    """The server went away before answering: the write's outcome is unknown."""
-
-
-# MARK: - The server
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Server:
-    """The binary on one data directory, restarted on it after every kill."""
-
-    def __init__(self, binary, data_dir, synchronous):
-        self.binary = binary
-        self.data_dir = data_dir
-        self.synchronous = synchronous
-        self.port = free_port()
-        self.process = None
-        self.log = open(os.path.join(data_dir, "server.log"), "ab")
-
-    def start(self, timeout=60):
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PUBLIC_KEY": PUBLIC_KEY,
-            "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PRIVATE_KEY": PRIVATE_KEY,
-            "STACKMOB_STORAGE__SYNCHRONOUS": self.synchronous,
-            "STACKMOB_PUSH__LISTEN": "false",
-            "STACKMOB_LOG_LEVEL": "warning",
-        }
-        args = [self.binary, "serve", "--port", str(self.port), "--data-dir", os.path.join(self.data_dir, "data")]
-        self.process = subprocess.Popen(args, env=env, stdout=self.log, stderr=self.log)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}; see {self.log.name}")
-            try:
-                status, _ = Api(self.port).request("HEAD", "/")
-                if status == 200:
-                    return
-            except (ConnectionLost, OSError):
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("the server did not answer within %d s" % timeout)
-
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=30)
-
-
-class Api:
-    """One keep-alive connection to the API."""
-
-    def __init__(self, port):
-        self.port = port
-        self.connection = None
-
-    def request(self, method, path, body=None, headers=None):
-        if self.connection is None:
-            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        payload = None if body is None else json.dumps(body).encode()
-        try:
-            self.connection.request(method, path, body=payload, headers={**HEADERS, **(headers or {})})
-            response = self.connection.getresponse()
-            data = response.read()
-        except (OSError, http.client.HTTPException) as error:
-            self.connection.close()
-            self.connection = None
-            raise ConnectionLost(str(error)) from error
-        return response.status, (json.loads(data) if data else None)
-
-    def fetch_all(self, schema):
-        """Every object of `schema` by primary key, paged with Range."""
-        found, start, page = {}, 0, 1000
-        while True:
-            status, objects = self.request("GET", f"/{schema}", headers={"Range": f"objects={start}-{start + page - 1}"})
-            if status == 404:
-                return found  # not created yet
-            if status not in (200, 206):
-                raise RuntimeError(f"GET /{schema} answered {status}: {objects}")
-            for item in objects:
-                found[item[f"{schema}_id"]] = item
-            if len(objects) < page:
-                return found
-            start += page
 
 
 # MARK: - What was acknowledged
@@ -274,7 +172,7 @@ class Writer(threading.Thread):
     def run(self):
         # `paused` is set only between writes while `running` is clear, so once the main thread
         # has seen it, this writer sends nothing until `running` is set again.
-        api = Api(self.server.port)
+        api = Api(self.server.port, PUBLIC_KEY)
         try:
             while not self.stopping.is_set():
                 if not self.running.is_set():
@@ -358,13 +256,14 @@ class Writer(threading.Thread):
 
 
 def stored_objects(port):
-    api = Api(port)
+    api = Api(port, PUBLIC_KEY)
     return {schema: api.fetch_all(schema) for schema in ("cc_object", "cc_counter", "cc_post", "cc_author", "cc_bulk")}
 
 
 def run(options):
     data_dir = tempfile.mkdtemp(prefix="stackmob-crash-")
-    server = Server(options.binary, data_dir, options.synchronous)
+    settings = {"STACKMOB_STORAGE__SYNCHRONOUS": options.synchronous, "STACKMOB_PUSH__LISTEN": "false"}
+    server = Server(options.binary, data_dir, PUBLIC_KEY, PRIVATE_KEY, settings)
     rng = random.Random(options.seed)
     running, stopping = threading.Event(), threading.Event()
     problems = []

@@ -28,6 +28,8 @@ import threading
 import time
 import urllib.parse
 
+from harness import Server, free_port
+
 PUBLIC_KEY = "f0f0f0f0-0000-4000-8000-000000000001"
 PRIVATE_KEY = "f0f0f0f0-0000-4000-8000-00000000000f"
 ACCEPT = "application/vnd.stackmob+json; version=0"
@@ -193,46 +195,6 @@ RAW_GARBAGE = [b"GET\r\n\r\n", b"GET / HTTP/9.9\r\n\r\n", b"\x16\x03\x01\x02\x00
 # MARK: - The server
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-def start_server(binary, data_dir, port, push_port):
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PUBLIC_KEY": PUBLIC_KEY,
-        "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PRIVATE_KEY": PRIVATE_KEY,
-        "STACKMOB_PUSH__PORT": str(push_port),
-        "STACKMOB_PASSWORDS__PBKDF2_ROUNDS": "1000",
-        "STACKMOB_LIMITS__BODY_TIMEOUT_SECONDS": "2",
-        "STACKMOB_LOG_LEVEL": "warning",
-    }
-    log = open(os.path.join(data_dir, "server.log"), "wb")
-    process = subprocess.Popen([binary, "serve", "--port", str(port), "--data-dir", os.path.join(data_dir, "data")],
-                               env=env, stdout=log, stderr=log)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited with {process.returncode}")
-        try:
-            if send(port, request("HEAD", "/", api_headers()), timeout=10)[0] == 200:
-                return process
-        except OSError:
-            pass
-        time.sleep(0.05)
-    raise RuntimeError("server did not start")
-
-
 def healthy(port):
     """A normal read of an object in a schema the fuzzer never names."""
     status, _ = send(port, request("GET", "/probe/h1", api_headers()), timeout=10)
@@ -306,14 +268,23 @@ def main(argv=None):
         parser.error(f"{options.binary} is not an executable: build it first")
     seed_value = options.seed if options.seed is not None else random.randrange(1 << 30)
     data_dir = tempfile.mkdtemp(prefix="stackmob-fuzz-")
-    port, push_port = free_port(), free_port()
-    process = start_server(options.binary, data_dir, port, push_port)
+    push_port = free_port()
+    settings = {
+        "STACKMOB_PUSH__PORT": str(push_port),
+        "STACKMOB_PASSWORDS__PBKDF2_ROUNDS": "1000",
+        "STACKMOB_LIMITS__BODY_TIMEOUT_SECONDS": "2",
+        # The fuzzer's wrong passwords and signatures all come from one address.
+        "STACKMOB_LIMITS__AUTH_FAILURES_PER_ADDRESS": "0",
+    }
+    server = Server(options.binary, data_dir, PUBLIC_KEY, PRIVATE_KEY, settings)
+    server.start()
+    port, process = server.port, server.process
     findings = Findings()
     problems = []
     started = time.monotonic()
     try:
         seed(port)
-        baseline_rss = rss_kib(process.pid)
+        baseline_rss = server.resident_kib()
         batches = 10
         per_batch = max(1, options.requests // batches // options.threads)
         samples = []
@@ -331,17 +302,13 @@ def main(argv=None):
                 break
             if not healthy(port):
                 problems.append(f"a normal request failed after batch {batch + 1}")
-            samples.append(rss_kib(process.pid))
+            samples.append(server.resident_kib())
         slow.join(timeout=60)
         if samples and baseline_rss and samples[-1] > baseline_rss * options.max_rss_growth and samples[-1] > 200_000:
             problems.append(f"resident memory grew from {baseline_rss} KiB to {samples[-1]} KiB")
     finally:
         alive = process.poll() is None
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        server.stop()
     elapsed = time.monotonic() - started
     problems += [f"status {status} for {data!r} → {answer!r}" for status, data, answer in findings.failures]
     print(f"http fuzz: seed {seed_value}, {findings.sent} requests in {elapsed:.0f} s, {options.threads} threads")
@@ -353,7 +320,7 @@ def main(argv=None):
     for problem in problems[:30]:
         print("  " + problem[:600])
     if problems:
-        print(f"server log kept in {data_dir}/server.log")
+        print(f"server log kept in {server.log_path}")
         return 1
     subprocess.run(["rm", "-rf", data_dir], check=False)
     return 0

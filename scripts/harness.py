@@ -1,0 +1,130 @@
+"""What the scripts in scripts/ share: the stackmob-server binary on a data directory of its own,
+and a keep-alive JSON client for its API. Standard library only."""
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+
+ACCEPT = "application/vnd.stackmob+json; version=0"
+
+
+class ConnectionLost(Exception):
+    """The server went away before answering: the request's outcome is unknown."""
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """The binary serving development with fixed keys on a free port; `settings` adds
+    `STACKMOB_*` variables. Restartable on the same data directory."""
+
+    def __init__(self, binary, data_dir, public_key, private_key, settings=None):
+        self.binary = binary
+        self.data_dir = data_dir
+        self.public_key = public_key
+        self.port = free_port()
+        self.process = None
+        self.env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PUBLIC_KEY": public_key,
+            "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PRIVATE_KEY": private_key,
+            "STACKMOB_LOG_LEVEL": "warning",
+            **(settings or {}),
+        }
+        self.log_path = os.path.join(data_dir, "server.log")
+
+    @property
+    def pid(self):
+        return self.process.pid
+
+    def start(self, timeout=60):
+        args = [self.binary, "serve", "--port", str(self.port), "--data-dir", os.path.join(self.data_dir, "data")]
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(args, env=self.env, stdout=log, stderr=log)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}; see {self.log_path}")
+            try:
+                if Api(self.port, self.public_key).request("HEAD", "/")[0] == 200:
+                    return
+            except (ConnectionLost, OSError):
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"the server did not answer within {timeout} s")
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self):
+        """SIGTERM, as a service manager stops it; returns its exit status."""
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode if self.process else None
+
+    def resident_kib(self):
+        with open(f"/proc/{self.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def open_descriptors(self):
+        return len(os.listdir(f"/proc/{self.pid}/fd"))
+
+
+class Api:
+    """One keep-alive connection to the API, sending JSON with the development public key."""
+
+    def __init__(self, port, public_key):
+        self.port = port
+        self.headers = {"Accept": ACCEPT, "X-StackMob-API-Key": public_key, "Content-Type": "application/json"}
+        self.connection = None
+
+    def request(self, method, path, body=None, headers=None, raw=None):
+        """(status, parsed JSON or None). `raw`: bytes sent as they are instead of JSON."""
+        if self.connection is None:
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        payload = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        try:
+            self.connection.request(method, path, body=payload, headers={**self.headers, **(headers or {})})
+            response = self.connection.getresponse()
+            data = response.read()
+        except (OSError, http.client.HTTPException) as error:
+            self.connection.close()
+            self.connection = None
+            raise ConnectionLost(str(error)) from error
+        try:
+            parsed = json.loads(data) if data else None
+        except ValueError:
+            parsed = None
+        return response.status, parsed
+
+    def fetch_all(self, schema):
+        """Every object of `schema` by primary key, paged with Range; empty for a schema that
+        does not exist yet."""
+        found, start, page = {}, 0, 1000
+        while True:
+            status, objects = self.request("GET", f"/{schema}", headers={"Range": f"objects={start}-{start + page - 1}"})
+            if status == 404:
+                return found
+            if status not in (200, 206):
+                raise RuntimeError(f"GET /{schema} answered {status}: {objects}")
+            for item in objects:
+                found[item[f"{schema}_id"]] = item
+            if len(objects) < page:
+                return found
+            start += page
