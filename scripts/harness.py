@@ -95,12 +95,14 @@ class Api:
         self.connection = None
 
     def request(self, method, path, body=None, headers=None, raw=None):
-        """(status, parsed JSON or None). `raw`: bytes sent as they are instead of JSON."""
+        """(status, parsed JSON or None). `raw`: bytes sent as they are instead of JSON; a header
+        given as None is left out."""
         if self.connection is None:
             self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         payload = raw if raw is not None else (None if body is None else json.dumps(body).encode())
         try:
-            self.connection.request(method, path, body=payload, headers={**self.headers, **(headers or {})})
+            merged = {name: value for name, value in {**self.headers, **(headers or {})}.items() if value is not None}
+            self.connection.request(method, path, body=payload, headers=merged)
             response = self.connection.getresponse()
             data = response.read()
         except (OSError, http.client.HTTPException) as error:
