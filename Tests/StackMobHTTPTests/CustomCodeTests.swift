@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import StackMobCore
 import StackMobTestSupport
@@ -38,7 +39,7 @@ struct CustomCodeTests {
     /// Runs the webhook server and the StackMob server configured with its methods.
     static func run(
         clock: any ServerClock = SystemClock(), configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
-        _ body: @escaping @Sendable (StackMobClient) async throws -> Void
+        logger: Logger = TestServer.quietLogger, _ body: @escaping @Sendable (StackMobClient) async throws -> Void
     ) async throws {
         try await webhookApp().test(.live) { hook in
             let port = try #require(hook.port)
@@ -52,7 +53,7 @@ struct CustomCodeTests {
                         CustomCodeMethod(name: "gone", url: "http://127.0.0.1:1/hook"),
                     ]
                     configure(&configuration)
-                }, clock: clock, body)
+                }, clock: clock, logger: logger, body)
         }
     }
 
@@ -126,6 +127,25 @@ struct CustomCodeTests {
             #expect(gone.status == .serviceUnavailable)
             #expect(gone.header("Retry-After") == "5")
             #expect(gone.error?.contains("unavailable") == true)
+        }
+    }
+
+    @Test("a request longer than limits.request_timeout_seconds is stopped with 504 (issue 20)")
+    func requestTimeout() async throws {
+        // The custom-code limit sits above the request limit only here, to make a slow request.
+        let logs = CapturingLogHandler.Store()
+        try await Self.run(configure: { $0.requestTimeoutSeconds = 1; $0.customCodeTimeoutSeconds = 10 }, logger: Logger(label: "t") { _ in
+            CapturingLogHandler(store: logs)
+        }) { client in
+            let started = ContinuousClock.now
+            let slow = try await client.get("/slow")
+            #expect(slow.status == .gatewayTimeout)
+            #expect(slow.error == "The request took longer than 1 seconds: the server stopped it")
+            #expect(slow.header("Retry-After") == nil)
+            #expect(ContinuousClock.now - started < .milliseconds(2_900))
+            #expect(logs.all.contains { $0.message == "Request timed out" && $0.metadata["sm.path"] == "/slow" })
+            // Fast requests are unaffected.
+            #expect(try await client.get("/greeting").status == .created)
         }
     }
 

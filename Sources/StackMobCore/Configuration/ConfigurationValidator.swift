@@ -21,6 +21,11 @@ enum ConfigurationValidator {
         for kind in EnvironmentKind.allCases {
             try validate(configuration.settings(for: kind), prefix: "environments.\(kind.rawValue)")
         }
+        if configuration.requestTimeoutSeconds <= configuration.customCodeTimeoutSeconds {
+            // Otherwise a slow webhook is cut by the request limit, without the custom-code 504.
+            throw ConfigurationError(
+                key: "limits.request_timeout_seconds", "must be more than custom_code.timeout_seconds (\(configuration.customCodeTimeoutSeconds))")
+        }
         try MailSettingsValidator.validate(configuration.mail)
         try validateFiles(configuration.files)
         try validatePush(configuration)

@@ -17,6 +17,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var headerTimeoutSeconds = 30
     /// How long a request's body may take to arrive, from its headers on (slow clients).
     public var bodyTimeoutSeconds = 30
+    /// The longest the server works on one request before answering 504; above every custom
+    /// code timeout.
+    public var requestTimeoutSeconds = 60
     /// Connections one listener holds open at most; more are closed when accepted.
     public var maxConnections = 10_000
     /// Failed attempts at secrets allowed per client address and per account (429 beyond).

@@ -34,7 +34,8 @@ public func buildApplication(
     logKeys(of: backend, logger: logger)
     let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks)
     return Application(
-        responder: MethodOverrideResponder(next: router.buildResponder(), clock: clock),
+        responder: RequestTimeoutResponder(
+            next: MethodOverrideResponder(next: router.buildResponder(), clock: clock), seconds: configuration.requestTimeoutSeconds, clock: clock),
         server: .stackMob(configuration, logger: logger),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),

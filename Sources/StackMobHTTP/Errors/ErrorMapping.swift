@@ -37,6 +37,9 @@ enum ErrorMapping {
         case let error as FailureLimiter.Refusal:
             return Mapped(
                 status: .tooManyRequests, message: "Too many failed attempts: try again in \(error.retryAfterSeconds) seconds", isClientError: true)
+        case let error as RequestTimedOut:
+            return Mapped(
+                status: .gatewayTimeout, message: "The request took longer than \(error.seconds) seconds: the server stopped it", isClientError: false)
         case let error as RequestBodyTimeout:
             return Mapped(
                 status: .requestTimeout, message: "The request body did not arrive within \(error.seconds) seconds", isClientError: true)

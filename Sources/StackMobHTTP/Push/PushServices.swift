@@ -32,7 +32,9 @@ func makePushServices(
         let router = buildPushRouter(backend: backend, clock: clock, standalone: true)
         services.append(
             Application(
-                responder: MethodOverrideResponder(next: router.buildResponder(), clock: clock),
+                responder: RequestTimeoutResponder(
+                    next: MethodOverrideResponder(next: router.buildResponder(), clock: clock), seconds: configuration.requestTimeoutSeconds,
+                    clock: clock),
                 server: .stackMob(configuration, logger: pushLogger),
                 configuration: .init(address: .hostname(configuration.host, port: configuration.push.port), serverName: "StackMob Server"),
                 onServerRunning: { channel in
