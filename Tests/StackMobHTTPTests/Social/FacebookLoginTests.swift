@@ -35,6 +35,11 @@ struct FacebookLoginTests {
             let withCreate = try await client.postForm(
                 "/user/facebookAccessTokenWithCreate", [("fb_at", "fb-token-ann"), ("token_type", "mac"), ("username", "other")])
             _ = try await SocialChecks.expectTokenResponse(withCreate, username: "ann", client: client, clock: clock)
+            // The Java SDK signs token requests with whatever token it still holds: ignored, as on accessToken.
+            let staleSignature = try await client.postForm(
+                "/user/facebookAccessToken", [("fb_at", "fb-token-ann"), ("token_type", "mac")],
+                headers: ["Authorization": #"MAC id="expired-token",ts="1",nonce="n",mac="bm9uZQ==""#])
+            _ = try await SocialChecks.expectTokenResponse(staleSignature, username: "ann", client: client, clock: clock)
             #expect(try await client.get("/user/other").status == .notFound)
             SocialChecks.expectNoSecrets(again, ["fb-token-ann", SocialProviderStub.facebookAppSecret])
             // The Graph API was asked who owns the token, with the app token, and /me with the proof.
