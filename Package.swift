@@ -37,6 +37,7 @@ let package = Package(
                 .embedInCode("sql/v003_user_email_fields.sql"),
                 .embedInCode("sql/v004_cookie_sessions.sql"),
                 .embedInCode("sql/v005_push.sql"),
+                .embedInCode("sql/v006_social.sql"),
             ]
         ),
         // The domain: schemas, objects, storage. Imports no Hummingbird and no NIO.

@@ -10,6 +10,7 @@ public enum InternalMigrations {
         ("v003_user_email_fields", text(PackageResources.v003_user_email_fields_sql)),
         ("v004_cookie_sessions", text(PackageResources.v004_cookie_sessions_sql)),
         ("v005_push", text(PackageResources.v005_push_sql)),
+        ("v006_social", text(PackageResources.v006_social_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

@@ -23,6 +23,7 @@ public struct RequestAuthenticator: Sendable {
         let action = UserAction.of(path: credentials.path, in: environment.users)
         // The Java SDK signs token requests with whatever token it still holds (§3.2): ignored.
         if action == .accessToken || action == .refreshToken { return .anonymous }
+        if case .tokenLogin? = SocialAction.of(path: credentials.path, in: environment.users)?.kind { return .anonymous }
         do throws(AuthenticationError) {
             guard let mac = MACAuthorization.parse(authorization) else { throw .malformedAuthorization }
             return try await environment.users.verify(mac, credentials)

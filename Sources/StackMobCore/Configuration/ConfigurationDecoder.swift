@@ -90,7 +90,7 @@ struct ConfigurationDecoder {
             "public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships",
             "access_token_lifetime_seconds", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
             "oauth1_timestamp_window_seconds", "cors_allowed_origins", "cors_max_age_seconds", "custom_code", "push",
-            "permissions", "roles", "schemas", "files_base_url",
+            "permissions", "roles", "schemas", "files_base_url", "social",
         ])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
@@ -123,6 +123,9 @@ struct ConfigurationDecoder {
         }
         if let push = try section("push") {
             settings.push = try push.push(defaults: settings.push)
+        }
+        if let social = try section("social") {
+            settings.social = try social.social()
         }
         if let list = try array("user_schemas") {
             settings.userSchemas = try list.enumerated().map { index, element in

@@ -108,6 +108,8 @@ public struct EnvironmentSettings: Sendable, Equatable {
     public var push = PushSettings()
     /// Schema permissions and seeded roles (PROTOCOL §12); everything open by default.
     public var access = AccessPolicy()
+    /// Facebook, Twitter and Gigya login (PROTOCOL §9); none configured by default.
+    public var social = SocialSettings()
 
     public init(
         publicKey: String? = nil, privateKey: String? = nil, schemaInference: Bool, userSchemas: [UserSchema] = [UserSchema()],

@@ -101,6 +101,8 @@ public struct Datastore: Sendable {
             }
             // A deleted user's devices stop receiving its notifications (PROTOCOL §11.1).
             if deleted && isUserSchema { try writer.deletePushTokens(linkedTo: id) }
+            // Its social accounts are free to link to another user (§9).
+            if deleted && isUserSchema { try writer.deleteSocialLinks(userSchema: schema.name, userID: id) }
             return deleted
         }
         guard deleted else { throw DatastoreError.objectNotFoundForDelete }

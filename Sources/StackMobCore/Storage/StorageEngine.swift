@@ -46,6 +46,8 @@ public protocol StorageWriter: StorageReader {
     func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter, returning: [String]?) throws -> [JSONObject]
     /// Removes the push tokens linked to a user id (the user object is being deleted, §11.1).
     func deletePushTokens(linkedTo userID: String) throws
+    /// Removes the social accounts linked to a user (the user object is being deleted, §9).
+    func deleteSocialLinks(userSchema: String, userID: String) throws
 }
 
 /// Failures the storage boundary translates for the domain.

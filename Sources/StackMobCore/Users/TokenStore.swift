@@ -28,6 +28,15 @@ public protocol TokenStore: Sendable {
     func cookieSession(hash: String) async throws -> (userSchema: String, userID: String, expiresAt: Int64)?
     func deleteCookieSession(hash: String) async throws
 
+    /// Social accounts linked to users (§9). `link` replaces the user's previous account of the
+    /// provider and throws `SocialError.linkedToAnotherUser` when the account belongs to another
+    /// user, in one transaction.
+    func socialLink(_ provider: SocialProvider, userSchema: String, accountID: String) async throws -> SocialLink?
+    func socialLink(_ provider: SocialProvider, userSchema: String, userID: String) async throws -> SocialLink?
+    func link(_ link: SocialLink, at time: Int64) async throws
+    /// False when the user had no account of the provider.
+    func unlink(_ provider: SocialProvider, userSchema: String, userID: String) async throws -> Bool
+
     /// Returns the new entry's id.
     func appendToOutbox(_ message: MailMessage, at time: Int64) async throws -> Int64
     func outbox() async throws -> [OutboxEntry]

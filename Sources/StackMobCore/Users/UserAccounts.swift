@@ -156,7 +156,7 @@ public struct UserAccounts: Sendable {
         return datastore.passwordHasher.verify(password, against: temporary.hash)
     }
 
-    private func issue(_ schema: UserSchema, userID: String) async throws -> TokenGrant {
+    func issue(_ schema: UserSchema, userID: String) async throws -> TokenGrant {
         let (grant, session) = try await makeSession(schema, userID: userID)
         try await store.insertSession(session, replacingOthers: settings.singleSession)
         return grant

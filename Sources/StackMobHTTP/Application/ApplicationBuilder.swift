@@ -62,6 +62,7 @@ public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock()
     router.add(
         middleware: UserController(
             maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(limiter: backend.failureLimiter, clock: clock)))
+    router.add(middleware: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes))
     router.add(
         middleware: CustomCodeMiddleware(
             webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds, maxBodyBytes: backend.configuration.maxBodyBytes))

@@ -30,6 +30,7 @@ enum ErrorMapping {
         case let error as CustomCodeError: return map(error)
         case let error as PushError: return map(error)
         case let error as AccessError: return map(error)
+        case let error as SocialError: return map(error)
         case is NIOTooManyBytesError: return Mapped(status: .contentTooLarge, message: "The request body is too large", isClientError: true)
         case let error as HTTPParserError:
             // Raised while a handler reads a body that breaks HTTP/1.1 (a chunk size `zz`).
