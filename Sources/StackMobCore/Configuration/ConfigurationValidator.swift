@@ -24,6 +24,7 @@ enum ConfigurationValidator {
         try MailSettingsValidator.validate(configuration.mail)
         try validateFiles(configuration.files)
         try validatePush(configuration)
+        try validateHTML5(configuration)
         if let development = configuration.development.publicKey, development == configuration.production.publicKey {
             throw ConfigurationError(key: "environments.production.public_key", "must differ from the development public key")
         }
