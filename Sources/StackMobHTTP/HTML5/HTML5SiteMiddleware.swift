@@ -30,8 +30,9 @@ struct HTML5SiteMiddleware: RouterMiddleware {
             break
         case .directory where !path.isDirectory:
             // `/docs` → `/docs/`, so the page's relative links resolve inside the directory.
-            let query = request.uri.query.map { "?" + $0 } ?? ""
-            return Response(status: .movedPermanently, headers: [.location: rawPath + "/" + query, .contentLength: "0"])
+            // One leading slash: `//host/` would be another site to the browser.
+            let location = "/" + rawPath.drop(while: { $0 == "/" }) + "/" + (request.uri.query.map { "?" + $0 } ?? "")
+            return Response(status: .movedPermanently, headers: [.location: location, .contentLength: "0"])
         case .directory where Self.kind(of: version.site, relative + ["index.html"]) == .file:
             relative.append("index.html")
         case .directory, .missing:

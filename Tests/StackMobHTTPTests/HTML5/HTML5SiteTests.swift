@@ -36,6 +36,8 @@ struct HTML5SiteTests {
             #expect(redirect.status == .movedPermanently)
             #expect(redirect.header("Location") == "/docs/?x=1")
             #expect(try await site.page("/docs/").text == "<h1>docs</h1>")
+            // Never a protocol-relative redirect to another host.
+            #expect(try await site.page("//docs").header("Location") == "/docs/")
             let listing = try await site.page("/img/")
             #expect(listing.status == .notFound)
             #expect(listing.error?.isEmpty == false)
