@@ -15,7 +15,7 @@ FROM swift:${SWIFT_VERSION}-bookworm AS build
 
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-dev \
+    && apt-get install -y --no-install-recommends libsqlite3-dev zlib1g-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -34,7 +34,7 @@ FROM debian:bookworm-slim
 
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 libstdc++6 ca-certificates curl \
+    && apt-get install -y --no-install-recommends libsqlite3-0 libstdc++6 zlib1g ca-certificates curl \
     && rm -rf /var/lib/apt/lists/*
 
 RUN groupadd --system stackmob \

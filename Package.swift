@@ -40,11 +40,14 @@ let package = Package(
                 .embedInCode("sql/v006_social.sql"),
             ]
         ),
+        // The system zlib (already linked through swift-nio-extras): gzip copies of HTML5 files.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // The domain: schemas, objects, storage. Imports no Hummingbird and no NIO.
         .target(
             name: "StackMobCore",
             dependencies: [
                 "StackMobMigrations",
+                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -33,6 +33,10 @@ struct CustomCodeTests {
             try await Task.sleep(for: .seconds(3))
             return "late"
         }
+        router.post("/slower") { _, _ -> String in
+            try await Task.sleep(for: .seconds(30))
+            return "much later"
+        }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
@@ -50,6 +54,7 @@ struct CustomCodeTests {
                         CustomCodeMethod(name: "sendMail", url: "\(base)/hook"),
                         CustomCodeMethod(name: "greeting", url: "\(base)/text"),
                         CustomCodeMethod(name: "slow", url: "\(base)/slow"),
+                        CustomCodeMethod(name: "slower", url: "\(base)/slower"),
                         CustomCodeMethod(name: "gone", url: "http://127.0.0.1:1/hook"),
                     ]
                     configure(&configuration)
@@ -134,15 +139,15 @@ struct CustomCodeTests {
     func requestTimeout() async throws {
         // The custom-code limit sits above the request limit only here, to make a slow request.
         let logs = CapturingLogHandler.Store()
-        try await Self.run(configure: { $0.requestTimeoutSeconds = 1; $0.customCodeTimeoutSeconds = 10 }, logger: Logger(label: "t") { _ in
+        try await Self.run(configure: { $0.requestTimeoutSeconds = 5; $0.customCodeTimeoutSeconds = 60 }, logger: Logger(label: "t") { _ in
             CapturingLogHandler(store: logs)
         }) { client in
-            // The webhook answers after 3 s: this answer can only come from the 1 s request limit.
-            let slow = try await client.get("/slow")
+            // The webhook answers after 30 s: this answer can only come from the 5 s request limit.
+            let slow = try await client.get("/slower")
             #expect(slow.status == .gatewayTimeout)
-            #expect(slow.error == "The request took longer than 1 seconds: the server stopped it")
+            #expect(slow.error == "The request took longer than 5 seconds: the server stopped it")
             #expect(slow.header("Retry-After") == nil)
-            #expect(logs.all.contains { $0.message == "Request timed out" && $0.metadata["sm.path"] == "/slow" })
+            #expect(logs.all.contains { $0.message == "Request timed out" && $0.metadata["sm.path"] == "/slower" })
             // Fast requests are unaffected.
             #expect(try await client.get("/greeting").status == .created)
         }

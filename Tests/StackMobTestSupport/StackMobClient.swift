@@ -112,6 +112,12 @@ public struct APIResponse: Sendable {
     public let headers: HTTPFields
     public let body: [UInt8]
 
+    public init(status: HTTPResponse.Status, headers: HTTPFields, body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
     public var text: String { String(decoding: body, as: UTF8.self) }
     public var json: JSONValue? { try? JSONParser.parse(body) }
     public var object: JSONObject? { json?.objectValue }

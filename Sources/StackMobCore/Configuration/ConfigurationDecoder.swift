@@ -10,7 +10,7 @@ struct ConfigurationDecoder {
         let root = ConfigurationDecoder(tree: tree, path: [])
         try root.refuseUnknownKeys([
             "app_name", "listen", "data_dir", "log_level", "limits", "storage", "passwords", "environments", "mail", "files",
-            "custom_code", "push",
+            "custom_code", "push", "html5",
         ])
         var configuration = ServerConfiguration()
         configuration.appName = try root.string("app_name") ?? configuration.appName
@@ -71,6 +71,9 @@ struct ConfigurationDecoder {
         }
         if let push = try root.section("push") {
             configuration.push = try push.pushServer()
+        }
+        if let html5 = try root.section("html5") {
+            configuration.html5 = try html5.html5()
         }
         if let environments = try root.section("environments") {
             try environments.refuseUnknownKeys(EnvironmentKind.allCases.map(\.rawValue))
@@ -250,7 +253,7 @@ struct ConfigurationDecoder {
         }
     }
 
-    private func array(_ key: String) throws -> [JSONValue]? {
+    func array(_ key: String) throws -> [JSONValue]? {
         switch tree[key] {
         case nil, .null?: return nil
         case .array(let elements)?: return elements

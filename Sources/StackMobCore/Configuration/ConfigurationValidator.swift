@@ -30,6 +30,7 @@ enum ConfigurationValidator {
         try validateFiles(configuration.files)
         try validatePush(configuration)
         try validateSocial(configuration)
+        try validateHTML5(configuration)
         if let development = configuration.development.publicKey, development == configuration.production.publicKey {
             throw ConfigurationError(key: "environments.production.public_key", "must differ from the development public key")
         }

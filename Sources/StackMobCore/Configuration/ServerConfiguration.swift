@@ -36,6 +36,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var mail = MailSettings()
     /// The push host's listener and the delivery service (PROTOCOL §11).
     public var push = PushServerSettings()
+    /// Each environment's HTML5 app: its listener and kept versions.
+    public var html5 = HTML5Settings()
 
     public init() {
         // Public-key token registration could re-link any device to any user: off in production.

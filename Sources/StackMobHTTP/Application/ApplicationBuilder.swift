@@ -9,9 +9,11 @@ import StackMobMail
 ///
 /// - Parameter onPushServerRunning: called with the push listener's port once it is bound (tests
 ///   run it on port 0).
+/// - Parameter onHTML5ServerRunning: the same for each environment's HTML5 listener.
 public func buildApplication(
     configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), logger: Logger,
-    onPushServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    onPushServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+    onHTML5ServerRunning: @escaping @Sendable (EnvironmentKind, Int) async -> Void = { _, _ in }
 ) async throws -> some ApplicationProtocol {
     // SMTP when `mail.smtp.host` is set; nil = each environment's outbox.
     let mailer = SMTPMailer(mail: configuration.mail, logger: logger)
@@ -33,15 +35,16 @@ public func buildApplication(
     }
     logKeys(of: backend, logger: logger)
     let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks)
+    let api = MethodOverrideResponder(next: router.buildResponder(), clock: clock)
+    let html5Services = makeHTML5Services(backend: backend, api: api, clock: clock, logger: logger, onServerRunning: onHTML5ServerRunning)
     return Application(
-        responder: RequestTimeoutResponder(
-            next: MethodOverrideResponder(next: router.buildResponder(), clock: clock), seconds: configuration.requestTimeoutSeconds, clock: clock),
+        responder: RequestTimeoutResponder(next: api, seconds: configuration.requestTimeoutSeconds, clock: clock),
         server: .stackMob(configuration, logger: logger),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "StackMob Server"),
         // Stopped in reverse order: push, the HTTP client, and the databases last.
-        services: [BackendService(backend: backend, logger: logger), webhooks] + pushServices,
+        services: [BackendService(backend: backend, logger: logger), webhooks] + pushServices + html5Services,
         logger: logger)
 }
 
@@ -51,6 +54,10 @@ public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock()
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ServerHeadersMiddleware(clock: clock))
     router.add(middleware: PushHostMiddleware(push: buildPushRouter(backend: backend, clock: clock, standalone: false).buildResponder()))
+    router.add(middleware: HTML5HostMiddleware(sites: EnvironmentKind.allCases.compactMap { kind in
+        let site = backend.configuration.html5.site(for: kind)
+        return site.hosts.isEmpty ? nil : (settings: site, responder: buildHTML5Router(kind: kind, backend: backend, clock: clock, standalone: false).buildResponder())
+    }))
     router.add(middleware: CORSMiddleware(backend: backend))
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: TransferCodingMiddleware())

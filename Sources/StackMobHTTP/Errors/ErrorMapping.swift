@@ -31,6 +31,7 @@ enum ErrorMapping {
         case let error as PushError: return map(error)
         case let error as AccessError: return map(error)
         case let error as SocialError: return map(error)
+        case let error as HTML5Error: return map(error)
         case is NIOTooManyBytesError: return Mapped(status: .contentTooLarge, message: "The request body is too large", isClientError: true)
         case let error as HTTPParserError:
             // Raised while a handler reads a body that breaks HTTP/1.1 (a chunk size `zz`).
@@ -119,6 +120,18 @@ enum ErrorMapping {
         switch error {
         case .insufficientAuthorization: Mapped(status: .unauthorized, message: error.message, isClientError: true)
         case .methodNotAllowed: Mapped(status: .methodNotAllowed, message: error.message, isClientError: true)
+        }
+    }
+
+    private static func map(_ error: HTML5Error) -> Mapped {
+        switch error {
+        case .invalidPath: Mapped(status: .badRequest, message: error.message, isClientError: true)
+        case .fileNotFound, .nothingDeployed, .noDeployedVersion: Mapped(status: .notFound, message: error.message, isClientError: true)
+        case .methodNotAllowed: Mapped(status: .methodNotAllowed, message: error.message, isClientError: true)
+        case .sourceNotFound, .sourceNotADirectory, .unreadableFile, .pathOutsideSource, .unsupportedFile, .noPreviousVersion:
+            // Deploy-time errors, for the admin API: the operator's request is what is wrong.
+            Mapped(status: .badRequest, message: error.message, isClientError: true)
+        case .storageFailed: Mapped(status: .internalServerError, message: error.message, isClientError: false)
         }
     }
 

@@ -1,0 +1,147 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Each environment's deployed HTML5 app: numbered, immutable versions under
+/// `<data_dir>/html5/<env>/versions/<n>/` (the files in `site/`, gzip copies in `gzip/`), and a
+/// `current` symbolic link to the one being served.
+///
+/// A deploy copies into a staging directory, renames it to its number, then points `current` at
+/// it by renaming a new link over the old one: `rename(2)` is atomic, so a request, which
+/// resolves `current` once, reads the old version or the new one, never a mix, and never finds
+/// no `current`. This is the domain service the CLI calls (and the admin API will).
+public struct HTML5Deployments: Sendable {
+    public let root: URL
+    /// Versions kept per environment, the current one included.
+    public let keepVersions: Int
+
+    public init(dataDirectory: String, keepVersions: Int = HTML5Settings().keepVersions) {
+        root = URL(fileURLWithPath: dataDirectory).appendingPathComponent("html5", isDirectory: true)
+        self.keepVersions = max(1, keepVersions)
+    }
+
+    public init(configuration: ServerConfiguration) {
+        self.init(dataDirectory: configuration.dataDirectory, keepVersions: configuration.html5.keepVersions)
+    }
+
+    /// The version being served, resolved once for the request that asks.
+    public func current(_ kind: EnvironmentKind) -> HTML5Version? {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: currentLink(kind).path),
+            let number = Int(target.split(separator: "/").last ?? "")
+        else { return nil }
+        return HTML5Version(number: number, directory: versionsDirectory(kind).appendingPathComponent(String(number)))
+    }
+
+    /// Every kept version, oldest first.
+    public func versions(_ kind: EnvironmentKind) -> [Int] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: versionsDirectory(kind).path)) ?? []
+        return names.compactMap { Int($0) }.sorted()
+    }
+
+    /// Publishes the files of `directory` as the environment's new current version.
+    @discardableResult
+    public func deploy(directory: String, to kind: EnvironmentKind) throws -> Int {
+        let files = try HTML5Source.files(in: directory)
+        return try publish(kind) { staging in
+            try HTML5Source.copy(files, from: directory, into: staging)
+        }
+    }
+
+    /// Serves the version before the current one again; the newer ones stay until pruned.
+    @discardableResult
+    public func rollback(_ kind: EnvironmentKind) throws -> Int {
+        guard let current = current(kind) else { throw HTML5Error.noDeployedVersion(kind) }
+        guard let previous = versions(kind).last(where: { $0 < current.number }) else { throw HTML5Error.noPreviousVersion(kind) }
+        try point(kind, at: previous)
+        return previous
+    }
+
+    /// Copies `source`'s current version to `target` as a new version there (development's files
+    /// to production, the StackMob "deploy to production" step).
+    @discardableResult
+    public func promote(from source: EnvironmentKind = .development, to target: EnvironmentKind = .production) throws -> Int {
+        guard let version = current(source) else { throw HTML5Error.noDeployedVersion(source) }
+        return try publish(target) { staging in
+            for part in ["site", "gzip"] {
+                let from = version.directory.appendingPathComponent(part)
+                guard FileManager.default.fileExists(atPath: from.path) else { continue }
+                try FileManager.default.copyItem(at: from, to: staging.appendingPathComponent(part))
+            }
+        }
+    }
+
+    // MARK: - Versions on disk
+
+    private func publish(_ kind: EnvironmentKind, fill: (URL) throws -> Void) throws -> Int {
+        let manager = FileManager.default
+        let versions = versionsDirectory(kind)
+        let staging = versions.appendingPathComponent(".staging-\(UUID().uuidString)")
+        do {
+            try manager.createDirectory(at: staging, withIntermediateDirectories: true)
+            try fill(staging)
+        } catch {
+            try? manager.removeItem(at: staging)
+            throw error as? HTML5Error ?? HTML5Error.storageFailed(error.localizedDescription)
+        }
+        // Another deploy may take the same number first: the rename then fails, and the next one is tried.
+        var number = (self.versions(kind).last ?? 0) + 1
+        while rename(staging.path, versions.appendingPathComponent(String(number)).path) != 0 {
+            guard errno == EEXIST || errno == ENOTEMPTY, number < Int(Int32.max) else {
+                try? manager.removeItem(at: staging)
+                throw HTML5Error.storageFailed("cannot rename the staging directory (errno \(errno))")
+            }
+            number += 1
+        }
+        try point(kind, at: number)
+        prune(kind, keeping: number)
+        return number
+    }
+
+    /// Points `current` at version `number`: a new link renamed over the old one, atomically.
+    private func point(_ kind: EnvironmentKind, at number: Int) throws {
+        let link = currentLink(kind)
+        let temporary = link.deletingLastPathComponent().appendingPathComponent(".current-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createSymbolicLink(atPath: temporary.path, withDestinationPath: "versions/\(number)")
+        } catch {
+            throw HTML5Error.storageFailed(error.localizedDescription)
+        }
+        guard rename(temporary.path, link.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw HTML5Error.storageFailed("cannot switch the current version (errno \(code))")
+        }
+    }
+
+    /// Removes the oldest versions beyond `keepVersions`, never the one being served.
+    private func prune(_ kind: EnvironmentKind, keeping current: Int) {
+        let old = versions(kind).filter { $0 != current }
+        for number in old.dropLast(max(0, keepVersions - 1)) {
+            try? FileManager.default.removeItem(at: versionsDirectory(kind).appendingPathComponent(String(number)))
+        }
+    }
+
+    private func environmentDirectory(_ kind: EnvironmentKind) -> URL {
+        root.appendingPathComponent(kind.rawValue, isDirectory: true)
+    }
+
+    private func versionsDirectory(_ kind: EnvironmentKind) -> URL {
+        environmentDirectory(kind).appendingPathComponent("versions", isDirectory: true)
+    }
+
+    private func currentLink(_ kind: EnvironmentKind) -> URL {
+        environmentDirectory(kind).appendingPathComponent("current")
+    }
+}
+
+/// One deployed version, as resolved for one request.
+public struct HTML5Version: Sendable, Equatable {
+    public let number: Int
+    public let directory: URL
+    /// The deployed files.
+    public var site: URL { directory.appendingPathComponent("site", isDirectory: true) }
+    /// Gzip copies of the compressible files, at the same relative paths.
+    public var gzip: URL { directory.appendingPathComponent("gzip", isDirectory: true) }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import StackMobCore
+import StackMobTestSupport
+import Synchronization
+import Testing
+
+/// Deploy, the atomic switch, rollback and promote, through `HTML5Deployments` (which the CLI and
+/// the admin API call) and over HTTP.
+@Suite("HTML5 hosting: deploy, rollback, promote")
+struct HTML5DeployTests {
+    @Test("a deploy switches atomically: concurrent readers see the old files or the new, never a mix or a miss")
+    func atomicSwitch() async throws {
+        try await HTML5Fixture.run { site in
+            // Each version's two files hold the version's letter throughout.
+            func files(_ letter: String) -> [String: String] {
+                ["index.html": String(repeating: letter, count: 64 * 1024), "app.js": String(repeating: letter, count: 64 * 1024)]
+            }
+            try site.deployments.deploy(directory: try site.source(files("a")), to: .development)
+            let sources = try ["b", "c", "d", "e", "f", "g"].map { try site.source(files($0)) }
+            let done = DoneFlag()
+            let readers = (0..<4).map { reader in
+                Task { () -> [String] in
+                    var failures: [String] = []
+                    var reads = 0
+                    while !done.value.withLock({ $0 }) || reads < 5 {
+                        reads += 1
+                        let response = try await site.page(reader % 2 == 0 ? "/" : "/app.js")
+                        let letters = Set(response.text)
+                        if response.status != .ok || letters.count != 1 || response.body.count != 64 * 1024 {
+                            failures.append("\(response.status.code) \(letters.sorted()) \(response.body.count)")
+                        }
+                    }
+                    return failures
+                }
+            }
+            for source in sources {
+                try site.deployments.deploy(directory: source, to: .development)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            done.value.withLock { $0 = true }
+            for reader in readers {
+                #expect(try await reader.value == [])
+            }
+            #expect(Set(try await site.page("/").text) == ["g"])
+        }
+    }
+
+    @Test("rollback serves the previous version; promote copies development's files to production; old versions are pruned")
+    func rollbackAndPromote() async throws {
+        try await HTML5Fixture.run(configure: { $0.html5.keepVersions = 3 }) { site in
+            let deployments = HTML5Deployments(dataDirectory: site.dataDirectory, keepVersions: 3)
+            #expect(throws: HTML5Error.noDeployedVersion(.development)) { try deployments.rollback(.development) }
+            #expect(throws: HTML5Error.noDeployedVersion(.development)) { try deployments.promote() }
+            #expect(try deployments.deploy(directory: try site.source(["index.html": "v1"]), to: .development) == 1)
+            #expect(throws: HTML5Error.noPreviousVersion(.development)) { try deployments.rollback(.development) }
+            #expect(try deployments.deploy(directory: try site.source(["index.html": "v2"]), to: .development) == 2)
+            #expect(try await site.page("/").text == "v2")
+            #expect(try deployments.rollback(.development) == 1)
+            #expect(try await site.page("/").text == "v1")
+            #expect(deployments.current(.development)?.number == 1)
+            // Promote: development's current files (v1) become production's version 1.
+            #expect(try deployments.promote() == 1)
+            #expect(try await site.page("/", .production).text == "v1")
+            #expect(try await site.page("/").text == "v1")
+            // Deploys after a rollback take new numbers; at most 3 versions are kept.
+            for text in ["v3", "v4", "v5"] {
+                try deployments.deploy(directory: try site.source(["index.html": text]), to: .development)
+            }
+            #expect(deployments.versions(.development) == [3, 4, 5])
+            #expect(try await site.page("/").text == "v5")
+        }
+    }
+
+    @Test("bad input at deploy time: a missing directory, a file, a link outside the directory, a dangling link")
+    func badInput() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let deployments = HTML5Deployments(dataDirectory: directory)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            #expect(throws: HTML5Error.sourceNotFound(directory + "/nope")) { try deployments.deploy(directory: directory + "/nope", to: .development) }
+            let good = try HTML5Fixture.source(["index.html": "ok", "assets/a.css": "a{}"], in: directory)
+            #expect(throws: HTML5Error.sourceNotADirectory(good + "/index.html")) { try deployments.deploy(directory: good + "/index.html", to: .development) }
+            try deployments.deploy(directory: good, to: .development)
+            // A link inside the directory is followed; one leading out of it is refused.
+            let linked = try HTML5Fixture.source(["index.html": "ok"], in: directory)
+            try FileManager.default.createSymbolicLink(atPath: linked + "/home.html", withDestinationPath: "index.html")
+            #expect(try deployments.deploy(directory: linked, to: .development) == 2)
+            try FileManager.default.createSymbolicLink(atPath: linked + "/passwd", withDestinationPath: "/etc/passwd")
+            #expect(throws: HTML5Error.pathOutsideSource(linked + "/passwd")) { try deployments.deploy(directory: linked, to: .development) }
+            let dangling = try HTML5Fixture.source(["index.html": "ok"], in: directory)
+            try FileManager.default.createSymbolicLink(atPath: dangling + "/gone.js", withDestinationPath: "missing.js")
+            #expect(throws: HTML5Error.unreadableFile(dangling + "/gone.js")) { try deployments.deploy(directory: dangling, to: .development) }
+            // A failed deploy changes nothing and leaves no staging directory behind.
+            #expect(deployments.current(.development)?.number == 2)
+            #expect(deployments.versions(.development) == [1, 2])
+            let versions = try FileManager.default.contentsOfDirectory(atPath: directory + "/html5/development/versions")
+            #expect(versions.sorted() == ["1", "2"])
+        }
+    }
+}
+
+/// Tells the reader tasks that the deploys are over.
+final class DoneFlag: Sendable {
+    let value = Mutex(false)
+}
