@@ -77,7 +77,7 @@ struct ConfigurationDecoder {
             "public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships",
             "access_token_lifetime_seconds", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
             "oauth1_timestamp_window_seconds", "cors_allowed_origins", "cors_max_age_seconds", "custom_code", "push",
-            "permissions", "roles",
+            "permissions", "roles", "schemas", "schemas_file",
         ])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
@@ -151,6 +151,7 @@ struct ConfigurationDecoder {
         if let roles = try object("roles") {
             settings.access.roles = try AccessPolicyDeclarations.roles(roles, key: keyPath("roles"))
         }
+        try schemaDeclarations(into: &settings, inline: try object("schemas"))
         return settings
     }
 

@@ -68,6 +68,9 @@ public struct EnvironmentSettings: Sendable, Equatable {
     public var indexes: [String: [[String]]] = [:]
     /// Declared relationship fields by schema and field (`RelationshipDeclarations`).
     public var relationships: [String: [String: FieldType]] = [:]
+    /// Declared schemas (`schemas`, `schemas_file`): created at start-up, additively. Their
+    /// indexes and permissions are also folded into `indexes` and `access`.
+    public var schemas: [String: SchemaDeclaration] = [:]
     /// Lifetime of an access token (`expires_in`, PROTOCOL §8.2).
     public var accessTokenLifetimeSeconds = 3600
     /// How far a MAC `ts` may be from the server's clock; 0 disables the check (D19).
