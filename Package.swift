@@ -37,6 +37,8 @@ let package = Package(
                 .embedInCode("sql/v003_user_email_fields.sql"),
                 .embedInCode("sql/v004_cookie_sessions.sql"),
                 .embedInCode("sql/v005_push.sql"),
+                .embedInCode("sql/v006_schema_settings.sql"),
+                .embedInCode("sql/v007_operators.sql"),
             ]
         ),
         // The domain: schemas, objects, storage. Imports no Hummingbird and no NIO.

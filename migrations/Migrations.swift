@@ -10,6 +10,8 @@ public enum InternalMigrations {
         ("v003_user_email_fields", text(PackageResources.v003_user_email_fields_sql)),
         ("v004_cookie_sessions", text(PackageResources.v004_cookie_sessions_sql)),
         ("v005_push", text(PackageResources.v005_push_sql)),
+        ("v006_schema_settings", text(PackageResources.v006_schema_settings_sql)),
+        ("v007_operators", text(PackageResources.v007_operators_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

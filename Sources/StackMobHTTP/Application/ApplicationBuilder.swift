@@ -32,6 +32,9 @@ public func buildApplication(
         throw error
     }
     logKeys(of: backend, logger: logger)
+    if try await !backend.operators.hasOperators() {
+        logger.notice("Admin API closed: no operator account; open it with: stackmob-server admin add <name>")
+    }
     let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks)
     return Application(
         responder: MethodOverrideResponder(next: router.buildResponder(), clock: clock),
@@ -49,6 +52,7 @@ public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock()
     let router = Router(context: StackMobRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ServerHeadersMiddleware(clock: clock))
+    router.add(middleware: AdminMiddleware(admin: buildAdminRouter(backend: backend, clock: clock, throttle: SignInThrottle(clock: clock)).buildResponder()))
     router.add(middleware: PushHostMiddleware(push: buildPushRouter(backend: backend, clock: clock, standalone: false).buildResponder()))
     router.add(middleware: CORSMiddleware(backend: backend))
     router.add(middleware: ErrorMiddleware())

@@ -9,6 +9,8 @@ public struct StackMobRequestContext: RequestContext {
     public var environment: AppEnvironment?
     /// Who the request acts for; set by `AuthenticationMiddleware`.
     public var caller: Caller = .anonymous
+    /// The signed-in operator of an admin API request; set by `AdminAuthMiddleware`.
+    public var operatorSession: OperatorSession?
 
     public init(source: Source) {
         coreContext = .init(source: source)

@@ -1,0 +1,38 @@
+import Hummingbird
+import StackMobCore
+
+/// An environment's keys, push outbox and custom-code methods over the admin API (issue 15):
+///
+/// - `GET /_admin/environments/<env>/keys`: the public and private keys (audited: they are secrets);
+/// - `GET /_admin/environments/<env>/push`: the push outbox's deliveries by state;
+/// - `GET /_admin/environments/<env>/custom_code`: the methods and their webhooks.
+struct AdminEnvironmentController {
+    let backend: Backend
+
+    func addRoutes(to router: Router<StackMobRequestContext>) {
+        router.get("/_admin/environments/:env/keys", use: keys)
+        router.get("/_admin/environments/:env/push", use: push)
+        router.get("/_admin/environments/:env/custom_code", use: customCode)
+    }
+
+    @Sendable func keys(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let environment = try AdminRequest.environment(context, backend: backend)
+        try await backend.operators.audit(
+            try AdminRequest.operatorName(context), action: "keys.show", detail: ["environment": .string(environment.kind.rawValue)])
+        return JSONResponse.make(
+            ["public_key": .string(environment.keys.publicKey), "private_key": .string(environment.keys.privateKey)],
+            headers: [.cacheControl: "no-store"])
+    }
+
+    @Sendable func push(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let environment = try AdminRequest.environment(context, backend: backend)
+        let counts = try await environment.push.outboxCounts()
+        return JSONResponse.make(["outbox": .object(counts.mapValues { .integer(Int64($0)) })])
+    }
+
+    @Sendable func customCode(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let environment = try AdminRequest.environment(context, backend: backend)
+        let methods = environment.settings.customCode.map { JSONValue.object(["name": .string($0.name), "url": .string($0.url)]) }
+        return JSONResponse.make(["methods": .array(methods)])
+    }
+}

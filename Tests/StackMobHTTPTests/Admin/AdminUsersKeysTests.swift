@@ -1,0 +1,56 @@
+import Foundation
+import StackMobCore
+import StackMobTestSupport
+import Testing
+
+/// The admin API's user, key, push and custom-code endpoints (issue 15).
+@Suite("Admin API: users, keys, push, custom code")
+struct AdminUsersKeysTests {
+    @Test("users: search without passwords, a temporary password, the forgot-password mail, revoked sessions; all audited")
+    func users() async throws {
+        try await AdminAPITests.run { client in
+            let auth = ["Authorization": "Bearer \(try await AdminAPITests.signIn(client).token)"]
+            #expect(try await client.post("/user", ["username": "ann", "password": "pw", "email": "ann@example.com"]).status == .created)
+            #expect(try await client.post("/user", ["username": "bob", "password": "pw"]).status == .created)
+            let base = "/_admin/environments/development/users/user"
+            let found = try await client.get(base + "?email=ann@example.com", headers: auth)
+            #expect(found.array?.count == 1)
+            #expect(!found.text.contains("pbkdf2") && found.array?.first?.objectValue?["password"] == nil)
+            #expect(try await client.get("/_admin/environments/development/users/todo", headers: auth).status == .notFound)
+
+            let session = try await client.login([("username", "ann"), ("password", "pw")])
+            let revoked = try await client.delete(base + "/ann/sessions", headers: auth)
+            #expect(revoked.status == .ok)
+            let refreshed = try await client.postForm("/user/refreshToken", [("refresh_token", session.refreshToken), ("token_type", "mac"), ("mac_algorithm", "hmac-sha-1")])
+            #expect(refreshed.status == .unauthorized)
+
+            let temporary = try await client.post(base + "/bob/temporary_password", .object([:]), headers: auth)
+            let password = try #require(temporary.object?["temporary_password"]?.stringValue)
+            // A temporary password logs in only with a new password.
+            let login = try await client.postForm(
+                "/user/accessToken", [("username", "bob"), ("password", password), ("new_password", "n3w"), ("token_type", "mac"), ("mac_algorithm", "hmac-sha-1")])
+            #expect(login.status == .ok, "\(login.text)")
+            #expect(try await client.post(base + "/ann/forgot_password", .object([:]), headers: auth).status == .ok)
+            #expect(try await client.post(base + "/nobody/forgot_password", .object([:]), headers: auth).status == .unauthorized)
+
+            let actions = (try await client.get("/_admin/audit", headers: auth).array ?? []).compactMap { $0.objectValue?["action"]?.stringValue }
+            #expect(actions.contains("users.revoke_sessions") && actions.contains("users.temporary_password") && actions.contains("users.forgot_password"))
+            #expect(try await client.get("/_admin/audit", headers: auth).text.contains(password) == false)
+        }
+    }
+
+    @Test("keys are shown to operators only (and audited); push outbox and custom-code methods are listed")
+    func keysPushCustomCode() async throws {
+        try await AdminAPITests.run { client in
+            #expect(try await client.get("/_admin/environments/production/keys").status == .unauthorized)
+            let auth = ["Authorization": "Bearer \(try await AdminAPITests.signIn(client).token)"]
+            let keys = try await client.get("/_admin/environments/production/keys", headers: auth).object
+            #expect(keys?["public_key"] == .string(TestServer.productionPublicKey))
+            #expect(keys?["private_key"] == .string(TestServer.productionPrivateKey))
+            #expect(try await client.get("/_admin/environments/development/push", headers: auth).object?["outbox"]?.objectValue != nil)
+            #expect(try await client.get("/_admin/environments/development/custom_code", headers: auth).object?["methods"] == [])
+            let audit = try await client.get("/_admin/audit?limit=1", headers: auth).array?.first?.objectValue
+            #expect(audit?["action"] == "keys.show")
+        }
+    }
+}
