@@ -14,14 +14,16 @@ struct DeployCommand: AsyncParsableCommand {
     var to: String = "production"
     @Flag(help: "Only print the plan.")
     var dryRun = false
+    @Flag(help: "Also drop the fields and schemas the target holds and the source does not declare (after copying the database to <data_dir>/backups/).")
+    var drop = false
 
     func run() async throws {
         let target = try DataOptions.environment(to, option: "--to")
-        let (configuration, source, apply) = (try data.load(), try source.resolve(), !dryRun)
-        let plan = try await DataOptions.reportingSetupErrors {
-            try await SchemaTool.plan(configuration: configuration, from: source, to: target, apply: apply, logger: DataOptions.logger)
+        let (configuration, source, apply, drop) = (try data.load(), try source.resolve(), !dryRun, drop)
+        let (plan, backup) = try await DataOptions.reportingSetupErrors {
+            try await SchemaTool.plan(configuration: configuration, from: source, to: target, apply: apply, drop: drop, logger: DataOptions.logger)
         }
-        print(SchemaTool.report(plan, target: target, applied: !dryRun))
+        print(SchemaTool.report(plan, target: target, applied: !dryRun, backup: backup))
         if !plan.conflicts.isEmpty { throw ExitCode(1) }
     }
 }

@@ -37,7 +37,7 @@ struct SchemaCommand: AsyncParsableCommand {
         func run() async throws {
             let target = try DataOptions.environment(env, option: "--env")
             let (configuration, source) = (try data.load(), try source.resolve())
-            let plan = try await DataOptions.reportingSetupErrors {
+            let (plan, _) = try await DataOptions.reportingSetupErrors {
                 try await SchemaTool.plan(configuration: configuration, from: source, to: target, apply: false, logger: DataOptions.logger)
             }
             print(SchemaTool.report(plan, target: target, applied: false))

@@ -42,7 +42,12 @@ public struct OperatorStore: Sendable {
         let stored = try await pool.read { db in
             try String.fetchOne(db, sql: "SELECT password_hash FROM _sm_operators WHERE name = ?", arguments: [name])
         }
-        guard let stored, hasher.verify(password, against: stored) else { return nil }
+        guard let stored else {
+            // As slow as a wrong password, so the answer's timing does not tell which names exist.
+            _ = hasher.hash(password)
+            return nil
+        }
+        guard hasher.verify(password, against: stored) else { return nil }
         let token = SessionSecrets.generateToken() + SessionSecrets.generateToken()
         let csrf = SessionSecrets.generateToken()
         let now = clock.nowMilliseconds()

@@ -21,8 +21,11 @@ extension Datastore {
     /// it. A conflict (`SchemaConflict`) stops it before anything is written. Fields are planned
     /// again inside the transaction, against the definitions committed by then, so a field that
     /// inference added in the meantime is neither lost nor overwritten.
+    ///
+    /// With `dropping`, what the environment holds and the declarations do not (`plan.extra`) is
+    /// dropped in the same transaction (`deploy --drop`; the caller makes a backup first).
     @discardableResult
-    public func deploy(_ declarations: [SchemaDeclaration]) async throws -> SchemaPlan {
+    public func deploy(_ declarations: [SchemaDeclaration], dropping: Bool = false) async throws -> SchemaPlan {
         let base = try await planner()
         let registry = self.registry
         let policy = accessPolicy
@@ -31,9 +34,12 @@ extension Datastore {
             planner.current = Dictionary(registry.all().map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             let plan = planner.plan(declarations)
             if let conflict = plan.conflicts.first { throw conflict }
+            var latest = planner.current
             for definition in plan.definitions(current: planner.current) {
                 let base = registry.definition(named: definition.name)
-                try writer.evolveSchema(from: base, to: base.map { $0.adding(definition.fields) } ?? definition)
+                let next = base.map { $0.adding(definition.fields) } ?? definition
+                try writer.evolveSchema(from: base, to: next)
+                latest[next.name] = next
             }
             for change in plan.changes {
                 switch change {
@@ -41,6 +47,17 @@ extension Datastore {
                 case .setPermissions(let schema, let permissions):
                     try writer.recordPermissions(schema: schema, permissions, onCommit: { policy.set(permissions, for: schema) })
                 case .createSchema, .addField, .dropField, .dropSchema: break
+                }
+            }
+            if dropping {
+                for change in plan.extra {
+                    switch change {
+                    case .dropField(let schema, let field):
+                        if let definition = latest[schema] { latest[schema] = try writer.dropField(definition, field: field) }
+                    case .dropSchema(let name):
+                        if let definition = latest[name] { try writer.dropSchema(definition) }
+                    case .createSchema, .addField, .addIndex, .setPermissions: break
+                    }
                 }
             }
             return plan

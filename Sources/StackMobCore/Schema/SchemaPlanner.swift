@@ -65,7 +65,13 @@ public struct SchemaPlanner: Sendable {
                 }
             }
         }
-        for name in current.keys.sorted() where !declaredNames.contains(name) && loginFields[name] == nil {
+        // A schema still pointed to by a relationship, and `aclrole` (managed by `roles`), stay.
+        var targets: Set<String> = [RoleSchema.name]
+        for declaration in declarations {
+            for type in declaration.fields.values { if let target = type.relationTarget { targets.insert(target) } }
+            for type in current[declaration.name]?.fields.values ?? [:].values { if let target = type.relationTarget { targets.insert(target) } }
+        }
+        for name in current.keys.sorted() where !declaredNames.contains(name) && loginFields[name] == nil && !targets.contains(name) {
             plan.extra.append(.dropSchema(name))
         }
         return plan

@@ -50,6 +50,10 @@ public protocol StorageWriter: StorageReader {
     func deletePushTokens(linkedTo userID: String) throws
     /// Records an index and creates it now if its fields exist, else when they first do.
     func declareIndex(schema: String, fields: [String]) throws
+    /// Drops a field's column with its indexes (`deploy --drop`); returns the definition without it.
+    func dropField(_ schema: SchemaDefinition, field: String) throws -> SchemaDefinition
+    /// Drops a schema's table and everything recorded about it (`deploy --drop`).
+    func dropSchema(_ schema: SchemaDefinition) throws
     /// Records a schema's permissions (a deploy, the admin API); `onCommit` runs once they are
     /// committed, to publish them.
     func recordPermissions(schema: String, _ permissions: SchemaPermissions, onCommit: @escaping @Sendable () -> Void) throws

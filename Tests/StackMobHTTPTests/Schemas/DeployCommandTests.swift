@@ -96,4 +96,39 @@ struct DeployCommandTests {
             #expect(badType.output.contains("'\(file).schemas.todo.fields.priority': unknown type"), "\(badType.output)")
         }
     }
+
+    @Test("fields and schemas are dropped only with --drop, after a copy of the database; without it they are listed as kept")
+    func dropOnlyWhenAsked() async throws {
+        try await TestServer.withDataDirectory { directory in
+            try await TestServer.run(configuration: TestServer.configuration(dataDirectory: directory)) { client in
+                try await Self.buildDevelopmentApp(client)
+                #expect(try await client.post("/note", ["note_id": "n1", "text": "x"]).status == .created)
+            }
+            #expect(try await Self.run(["deploy"], directory: directory).status == 0)
+            let file = (directory as NSString).appendingPathComponent("smaller.json")
+            try #"{"schemas": {"category": {"fields": {"name": "string"}}, "todo": {"fields": {"title": "string", "category": "one_to_one:category"}}}}"#
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let kept = try await Self.run(["deploy", "--file", file], directory: directory)
+            #expect(kept.status == 0)
+            #expect(kept.output.contains("Kept (in production but not declared; only deploy --drop removes them, after a backup):"))
+            #expect(kept.output.contains("  field todo.place") && kept.output.contains("  schema note"), "\(kept.output)")
+            // The user schema, its password and aclrole are never dropped; neither is a relationship's target.
+            #expect(!kept.output.contains("schema user") && !kept.output.contains("schema category"))
+
+            let dropped = try await Self.run(["deploy", "--file", file, "--drop"], directory: directory)
+            #expect(dropped.status == 0, "\(dropped.output)")
+            #expect(dropped.output.contains("- field todo.place") && dropped.output.contains("- schema note"))
+            let backups = try FileManager.default.contentsOfDirectory(atPath: (directory as NSString).appendingPathComponent("backups"))
+            #expect(backups.count == 1 && backups[0].hasPrefix("production-"))
+            let export = try await Self.run(["schema", "export", "--env", "production"], directory: directory)
+            #expect(!export.output.contains("\"place\"") && !export.output.contains("\"note\""))
+            #expect(export.output.contains("\"title\""))
+            try await TestServer.run(configuration: TestServer.configuration(dataDirectory: directory)) { client async throws in
+                let production = client.production()
+                #expect(try await production.post("/todo", ["todo_id": "t9", "title": "ok", "category": "c1"]).status == .created)
+                #expect(try await production.post("/todo", ["place": ["lat": 1, "lon": 2]]).status == .badRequest)
+                #expect(try await production.post("/note", ["text": "y"]).error == "Schema 'note' does not exist")
+            }
+        }
+    }
 }
