@@ -4,6 +4,8 @@ import StackMobCore
 /// An environment's keys, push outbox and custom-code methods over the admin API (issue 15):
 ///
 /// - `GET /_admin/environments/<env>/keys`: the public and private keys (audited: they are secrets);
+/// - `POST /_admin/environments/<env>/keys/rotate` `{"key": "private"|"public"}`: a new key, in
+///   force at once and kept in `keys.json`;
 /// - `GET /_admin/environments/<env>/push`: the push outbox's deliveries by state;
 /// - `GET /_admin/environments/<env>/custom_code`: the methods and their webhooks.
 struct AdminEnvironmentController {
@@ -11,6 +13,7 @@ struct AdminEnvironmentController {
 
     func addRoutes(to router: Router<StackMobRequestContext>) {
         router.get("/_admin/environments/:env/keys", use: keys)
+        router.post("/_admin/environments/:env/keys/rotate", use: rotate)
         router.get("/_admin/environments/:env/push", use: push)
         router.get("/_admin/environments/:env/custom_code", use: customCode)
     }
@@ -22,6 +25,19 @@ struct AdminEnvironmentController {
         return JSONResponse.make(
             ["public_key": .string(environment.keys.publicKey), "private_key": .string(environment.keys.privateKey)],
             headers: [.cacheControl: "no-store"])
+    }
+
+    @Sendable func rotate(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let environment = try AdminRequest.environment(context, backend: backend)
+        let name = (try await AdminRequest.body(request)).objectValue?["key"]?.stringValue ?? "private"
+        guard let which = LiveKeys.Rotated(rawValue: name) else { throw AdminError.badInput(key: "key", "must be public or private") }
+        let keys = try environment.liveKeys.rotate(
+            which, kind: environment.kind, settings: environment.settings, store: KeyStore(dataDirectory: backend.configuration.dataDirectory))
+        try await backend.operators.audit(
+            try AdminRequest.operatorName(context), action: "keys.rotate",
+            detail: ["environment": .string(environment.kind.rawValue), "key": .string(which.rawValue)])
+        return JSONResponse.make(
+            ["public_key": .string(keys.publicKey), "private_key": .string(keys.privateKey)], headers: [.cacheControl: "no-store"])
     }
 
     @Sendable func push(_ request: Request, context: StackMobRequestContext) async throws -> Response {

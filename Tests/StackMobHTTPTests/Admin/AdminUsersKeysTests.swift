@@ -54,3 +54,37 @@ struct AdminUsersKeysTests {
         }
     }
 }
+
+@Suite("Admin API: key rotation")
+struct AdminKeyRotationTests {
+    @Test("a rotated public key is in force at once and kept in keys.json; keys set in the configuration are refused")
+    func rotate() async throws {
+        try await TestServer.withDataDirectory { directory in
+            var configuration = TestServer.configuration(dataDirectory: directory)
+            configuration.production.publicKey = nil
+            configuration.production.privateKey = nil
+            try await AdminTool.addOperator(configuration: configuration, name: "ops", password: AdminAPITests.password, logger: TestServer.quietLogger)
+            let keysFile = (directory as NSString).appendingPathComponent("keys.json")
+            try await TestServer.run(configuration: configuration) { client in
+                let auth = ["Authorization": "Bearer \(try await AdminAPITests.signIn(client).token)"]
+                let old = try #require(try await client.get("/_admin/environments/production/keys", headers: auth).object?["public_key"]?.stringValue)
+                var production = client.production()
+                production.publicKey = old
+                #expect(try await production.get("/listapi").status == .ok)
+                let rotated = try await client.post("/_admin/environments/production/keys/rotate", ["key": "public"], headers: auth)
+                let fresh = try #require(rotated.object?["public_key"]?.stringValue)
+                #expect(fresh != old && fresh.count == 36)
+                #expect(try await production.get("/listapi").status == .unauthorized)
+                production.publicKey = fresh
+                #expect(try await production.get("/listapi").status == .ok)
+                #expect(String(decoding: FileManager.default.contents(atPath: keysFile) ?? Data(), as: UTF8.self).contains(fresh))
+                // Development's keys come from the configuration.
+                let refused = try await client.post("/_admin/environments/development/keys/rotate", ["key": "private"], headers: auth)
+                #expect(refused.status == .conflict)
+                #expect(try await client.post("/_admin/environments/production/keys/rotate", ["key": "both"], headers: auth).status == .badRequest)
+                let audit = try await client.get("/_admin/audit?limit=1", headers: auth).array?.first?.objectValue
+                #expect(audit?["action"] == "keys.rotate")
+            }
+        }
+    }
+}
