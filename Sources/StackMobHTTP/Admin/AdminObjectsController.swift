@@ -22,24 +22,6 @@ struct AdminObjectsController {
     private func acting(
         _ handler: @escaping @Sendable (Request, StackMobRequestContext) async throws -> Response, audit action: String? = nil
     ) -> @Sendable (Request, StackMobRequestContext) async throws -> Response {
-        let backend = self.backend
-        return { request, context in
-            var context = context
-            let environment = try AdminRequest.environment(context, backend: backend)
-            context.environment = environment
-            context.caller = .privateKey
-            let response = try await handler(request, context)
-            if let action, (200..<300).contains(response.status.code) {
-                var detail: JSONObject = [
-                    "environment": .string(environment.kind.rawValue), "schema": .string(context.parameters.get("schema") ?? ""),
-                ]
-                if let id = context.parameters.get("id") { detail["id"] = .string(id) }
-                if request.uri.query != nil, context.parameters.get("id") == nil, request.method == .delete {
-                    detail["query"] = .string(request.uri.query ?? "")
-                }
-                try await backend.operators.audit(try AdminRequest.operatorName(context), action: action, detail: .object(detail))
-            }
-            return response
-        }
+        AdminRequest.asPrivateKey(backend: backend, handler, audit: action)
     }
 }

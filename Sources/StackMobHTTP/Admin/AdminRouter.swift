@@ -13,6 +13,7 @@ func buildAdminRouter(backend: Backend, clock: any ServerClock, throttle: SignIn
     AdminObjectsController(backend: backend).addRoutes(to: router)
     AdminUsersController(backend: backend).addRoutes(to: router)
     AdminEnvironmentController(backend: backend).addRoutes(to: router)
+    AdminPushController(backend: backend).addRoutes(to: router)
     return router
 }
 
@@ -35,6 +36,31 @@ enum AdminRequest {
             return try await RequestBodyReader.json(request, limit: 10 * 1024 * 1024)
         } catch is RequestError {
             throw AdminError.badInput(key: "body", "must be a JSON object")
+        }
+    }
+
+    /// Runs a StackMob API handler for the `:env` environment as the private key would, and
+    /// audits a successful write by environment and the path's schema and id (never by value).
+    static func asPrivateKey(
+        backend: Backend, _ handler: @escaping @Sendable (Request, StackMobRequestContext) async throws -> Response, audit action: String?
+    ) -> @Sendable (Request, StackMobRequestContext) async throws -> Response {
+        { request, context in
+            var context = context
+            let environment = try AdminRequest.environment(context, backend: backend)
+            context.environment = environment
+            context.caller = .privateKey
+            let response = try await handler(request, context)
+            if let action, (200..<300).contains(response.status.code) {
+                var detail: JSONObject = ["environment": .string(environment.kind.rawValue)]
+                for name in ["schema", "id"] {
+                    if let value = context.parameters.get(name) { detail[name] = .string(value) }
+                }
+                if request.method == .delete, context.parameters.get("id") == nil, let query = request.uri.query {
+                    detail["query"] = .string(query)
+                }
+                try await backend.operators.audit(try operatorName(context), action: action, detail: .object(detail))
+            }
+            return response
         }
     }
 }

@@ -88,3 +88,28 @@ struct AdminKeyRotationTests {
         }
     }
 }
+
+@Suite("Admin API: push")
+struct AdminPushTests {
+    @Test("push: tokens by user, a send to users (audited) lands in the outbox; no session is refused")
+    func push() async throws {
+        try await AdminAPITests.run { client in
+            let token = String(repeating: "ab", count: 32)
+            // Public-key registration (development), through the legacy /push/ path of the API port.
+            let registered = try await client.post(
+                "/push/register_device_token_universal", ["userId": "ann", "token": ["token": .string(token), "type": "iOS"]])
+            #expect(registered.status == .ok, "\(registered.text)")
+            #expect(try await client.get("/_admin/environments/development/push/tokens?user=ann").status == .unauthorized)
+            let auth = ["Authorization": "Bearer \(try await AdminAPITests.signIn(client).token)"]
+            let tokens = try await client.get("/_admin/environments/development/push/tokens?user=ann", headers: auth)
+            #expect(tokens.array?.count == 1, "\(tokens.text)")
+            let sent = try await client.post(
+                "/_admin/environments/development/push/notifications", ["payload": ["alert": "hi"], "users": ["ann"]], headers: auth)
+            #expect(sent.status == .ok, "\(sent.text)")
+            let outbox = try await client.get("/_admin/environments/development/push", headers: auth).object?["outbox"]?.objectValue ?? [:]
+            #expect(outbox.values.compactMap(\.integerValue).reduce(0, +) == 1, "\(outbox)")
+            let audit = try await client.get("/_admin/audit?limit=1", headers: auth).array?.first?.objectValue
+            #expect(audit?["action"] == "push.send")
+        }
+    }
+}
