@@ -13,6 +13,8 @@ public struct Backend: Sendable {
     public let files: any FileStore
     /// Operator accounts, sessions and the audit log of the admin API (production database).
     public let operators: OperatorStore
+    /// Recent custom-code failures, shown by the admin API.
+    public let customCodeFailures = CustomCodeFailureLog()
 
     public func environment(_ kind: EnvironmentKind) -> AppEnvironment {
         switch kind {

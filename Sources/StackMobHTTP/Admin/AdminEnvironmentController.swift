@@ -7,7 +7,7 @@ import StackMobCore
 /// - `POST /_admin/environments/<env>/keys/rotate` `{"key": "private"|"public"}`: a new key, in
 ///   force at once and kept in `keys.json`;
 /// - `GET /_admin/environments/<env>/push`: the push outbox's deliveries by state;
-/// - `GET /_admin/environments/<env>/custom_code`: the methods and their webhooks.
+/// - `GET /_admin/environments/<env>/custom_code`: the methods, their webhooks and last failures.
 struct AdminEnvironmentController {
     let backend: Backend
 
@@ -48,7 +48,14 @@ struct AdminEnvironmentController {
 
     @Sendable func customCode(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let environment = try AdminRequest.environment(context, backend: backend)
-        let methods = environment.settings.customCode.map { JSONValue.object(["name": .string($0.name), "url": .string($0.url)]) }
+        var methods: [JSONValue] = []
+        for method in environment.settings.customCode {
+            let failures = await backend.customCodeFailures.failures(environment: environment.kind, method: method.name)
+            methods.append([
+                "name": .string(method.name), "url": .string(method.url),
+                "last_failures": .array(failures.map { ["at": .integer($0.at), "reason": .string($0.reason)] }),
+            ])
+        }
         return JSONResponse.make(["methods": .array(methods)])
     }
 }

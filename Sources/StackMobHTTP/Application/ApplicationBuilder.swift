@@ -65,7 +65,8 @@ public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock()
     router.add(middleware: UserController(maxBodyBytes: backend.configuration.maxBodyBytes))
     router.add(
         middleware: CustomCodeMiddleware(
-            webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds, maxBodyBytes: backend.configuration.maxBodyBytes))
+            webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds, maxBodyBytes: backend.configuration.maxBodyBytes,
+            failures: backend.customCodeFailures))
 
     ServerController().addRoutes(to: router)
     ListAPIController().addRoutes(to: router)
