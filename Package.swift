@@ -38,6 +38,8 @@ let package = Package(
                 .embedInCode("sql/v004_cookie_sessions.sql"),
                 .embedInCode("sql/v005_push.sql"),
                 .embedInCode("sql/v006_social.sql"),
+                .embedInCode("sql/v007_schema_settings.sql"),
+                .embedInCode("sql/v008_operators.sql"),
             ]
         ),
         // The system zlib (already linked through swift-nio-extras): gzip copies of HTML5 files.

@@ -11,6 +11,8 @@ public enum InternalMigrations {
         ("v004_cookie_sessions", text(PackageResources.v004_cookie_sessions_sql)),
         ("v005_push", text(PackageResources.v005_push_sql)),
         ("v006_social", text(PackageResources.v006_social_sql)),
+        ("v007_schema_settings", text(PackageResources.v007_schema_settings_sql)),
+        ("v008_operators", text(PackageResources.v008_operators_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {

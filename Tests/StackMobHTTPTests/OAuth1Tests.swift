@@ -48,7 +48,7 @@ struct OAuth1Tests {
     /// These tests read `todo` before writing it: declared, it answers `[]` instead of the 404
     /// of an unknown name (§10.4).
     static func declareTodo(_ configuration: inout ServerConfiguration) {
-        configuration.development.schemas = ["todo": [:]]
+        configuration.development.schemas = ["todo": SchemaDeclaration(name: "todo")]
     }
 
     @Test("explicit ports and https as the client saw them: Java keeps :443, iOS drops it")

@@ -70,7 +70,10 @@ struct UnknownNameTests {
     @Test("declared schemas (environments.<env>.schemas) read as empty lists before any write, in both environments, with their field types")
     func declared() async throws {
         try await TestServer.run(configure: { configuration in
-            let schemas: [String: [String: FieldType]] = ["todo": [:], "note": ["title": .string, "pic": .binary, "tags": .array(.string)]]
+            let schemas: [String: SchemaDeclaration] = [
+                "todo": SchemaDeclaration(name: "todo"),
+                "note": SchemaDeclaration(name: "note", fields: ["title": .string, "pic": .binary, "tags": .array(.string)]),
+            ]
             configuration.development.schemas = schemas
             configuration.production.schemas = schemas
         }) { client in

@@ -38,3 +38,21 @@ public struct SchemaPermissions: Sendable, Equatable {
         }
     }
 }
+
+extension SchemaPermissions {
+    /// `{"create": level, "read": …, "update": …, "delete": …}` in the configuration's spelling:
+    /// how deploys record permissions and how exports and the admin API show them.
+    public var json: JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: AccessVerb.allCases.map { ($0.rawValue, JSONValue.string(level(for: $0).configurationText)) }))
+    }
+
+    public init?(json: JSONValue) {
+        guard let object = json.objectValue else { return nil }
+        var permissions = SchemaPermissions.open
+        for verb in AccessVerb.allCases {
+            guard let text = object[verb.rawValue]?.stringValue, let level = PermissionLevel(configuration: text) else { return nil }
+            permissions.set(level, for: verb)
+        }
+        self = permissions
+    }
+}

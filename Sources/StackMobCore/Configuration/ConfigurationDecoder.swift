@@ -93,7 +93,7 @@ struct ConfigurationDecoder {
             "public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships",
             "access_token_lifetime_seconds", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
             "oauth1_timestamp_window_seconds", "cors_allowed_origins", "cors_max_age_seconds", "custom_code", "push",
-            "permissions", "roles", "schemas", "files_base_url", "social",
+            "permissions", "roles", "schemas", "schemas_file", "files_base_url", "social",
         ])
         var settings = defaults
         settings.publicKey = try string("public_key") ?? settings.publicKey
@@ -162,9 +162,6 @@ struct ConfigurationDecoder {
             }
             settings.indexes = parsed
         }
-        if let schemas = try object("schemas") {
-            settings.schemas = try SchemaDeclarations.parse(schemas, key: keyPath("schemas"))
-        }
         if let relationships = try object("relationships") {
             settings.relationships = try RelationshipDeclarations.parse(relationships, key: keyPath("relationships"))
         }
@@ -174,6 +171,7 @@ struct ConfigurationDecoder {
         if let roles = try object("roles") {
             settings.access.roles = try AccessPolicyDeclarations.roles(roles, key: keyPath("roles"))
         }
+        try schemaDeclarations(into: &settings, inline: try object("schemas"))
         return settings
     }
 

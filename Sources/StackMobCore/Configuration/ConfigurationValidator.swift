@@ -54,11 +54,6 @@ enum ConfigurationValidator {
                 throw ConfigurationError(key: "\(prefix).indexes.\(schema)", "'\(field)' is not a valid field name")
             }
         }
-        for (schema, fields) in settings.schemas {
-            for field in fields.keys.sorted() where settings.relationships[schema]?[field] != nil {
-                throw ConfigurationError(key: "\(prefix).schemas.\(schema).\(field)", "is declared under relationships too: declare it once")
-            }
-        }
         var names: Set<String> = []
         for (index, schema) in settings.userSchemas.enumerated() {
             let key = "\(prefix).user_schemas[\(index)]"

@@ -82,14 +82,9 @@ public struct EnvironmentSettings: Sendable, Equatable {
     /// The base of this environment's file URLs, without a trailing slash:
     /// `<base>/<schema>/<id>/<field>/<filename>` (D32). Nil = the store's own location.
     public var filesBaseURL: String?
-    /// Declared schemas and their fields (`SchemaDeclarations`).
-    public var schemas: [String: [String: FieldType]] = [:]
-
-    /// Every field configuration declares, by schema: declared schemas (possibly without fields)
-    /// and relationships. A field declared in both is refused by validation.
-    public var declaredFields: [String: [String: FieldType]] {
-        schemas.merging(relationships) { fields, relations in fields.merging(relations) { _, relation in relation } }
-    }
+    /// Declared schemas (`schemas`, `schemas_file`): created at start-up, additively. Their
+    /// indexes and permissions are also folded into `indexes` and `access`.
+    public var schemas: [String: SchemaDeclaration] = [:]
     /// Lifetime of an access token (`expires_in`, PROTOCOL §8.2).
     public var accessTokenLifetimeSeconds = 3600
     /// How far a MAC `ts` may be from the server's clock; 0 disables the check (D19).

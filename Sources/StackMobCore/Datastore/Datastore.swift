@@ -8,8 +8,9 @@ public struct Datastore: Sendable {
     let userSchemas: [String: UserSchema]
     let clock: any ServerClock
     let passwordHasher: PasswordHasher
-    /// Schema permissions (PROTOCOL §12).
-    let access: AccessPolicy
+    /// Schema permissions (PROTOCOL §12), live: a deploy or the admin API changes them.
+    let accessPolicy: LiveAccessPolicy
+    var access: AccessPolicy { accessPolicy.current }
 
     /// Opens the datastore: loads the persisted schema definitions and makes sure every configured
     /// user schema exists with its login field as primary key.
@@ -19,6 +20,7 @@ public struct Datastore: Sendable {
         inferenceEnabled: Bool,
         userSchemas: [UserSchema],
         relationships: [String: [String: FieldType]] = [:],
+        schemas: [SchemaDeclaration] = [],
         clock: any ServerClock = SystemClock(),
         passwordHasher: PasswordHasher = PasswordHasher(),
         access: AccessPolicy = AccessPolicy()
@@ -33,6 +35,10 @@ public struct Datastore: Sendable {
         if access.usesRoles, let userSchema = userSchemas.first {
             try await ensureRoles(access.roles, userSchema: userSchema.name, storage: storage, registry: registry, now: clock.nowMilliseconds())
         }
+        try await ensureDeclaredSchemas(schemas, userSchemas: userSchemas, storage: storage, registry: registry)
+        // Permissions a deploy recorded apply to the schemas the configuration leaves unset.
+        var live = access
+        live.schemas.merge(try await storage.loadSchemaSettings().permissions) { configured, _ in configured }
         return Datastore(
             registry: registry,
             inferenceEnabled: inferenceEnabled,
@@ -40,7 +46,7 @@ public struct Datastore: Sendable {
             userSchemas: Dictionary(userSchemas.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
             clock: clock,
             passwordHasher: passwordHasher,
-            access: access)
+            accessPolicy: LiveAccessPolicy(live, configuredSchemas: Set(access.schemas.keys)))
     }
 
     private static func ensureUserSchema(_ userSchema: UserSchema, storage: any StorageEngine, registry: SchemaRegistry) async throws {
@@ -139,11 +145,14 @@ public struct Datastore: Sendable {
 public enum DatastoreSetupError: Error, CustomStringConvertible {
     case userSchemaConflict(schema: String, reason: String)
     case relationshipConflict(schema: String, reason: String)
+    /// A declared schema contradicts stored data (issue 15).
+    case declarationConflict(SchemaConflict)
 
     public var description: String {
         switch self {
         case .userSchemaConflict(let schema, let reason): "user schema '\(schema)' cannot be used: \(reason)"
         case .relationshipConflict(let schema, let reason): "schema '\(schema)' cannot be used: \(reason)"
+        case .declarationConflict(let conflict): "declared \(conflict)"
         }
     }
 }

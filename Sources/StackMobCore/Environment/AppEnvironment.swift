@@ -1,7 +1,9 @@
 /// One environment of the app at run time: its keys, its settings and its datastore.
 public struct AppEnvironment: Sendable {
     public let kind: EnvironmentKind
-    public let keys: AppKeys
+    /// The key pair in force: the admin API can rotate it without a restart (issue 15).
+    public var keys: AppKeys { liveKeys.current }
+    public let liveKeys: LiveKeys
     public let settings: EnvironmentSettings
     public let datastore: Datastore
     /// Logins, sessions and password flows.
@@ -13,7 +15,7 @@ public struct AppEnvironment: Sendable {
         self.push = push
         self.users = users
         self.kind = kind
-        self.keys = keys
+        self.liveKeys = LiveKeys(keys)
         self.settings = settings
         self.datastore = datastore
     }

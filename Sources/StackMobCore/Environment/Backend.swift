@@ -13,6 +13,10 @@ public struct Backend: Sendable {
     public let files: any FileStore
     /// Failed attempts at secrets, shared by every listener (`limits.auth_failures_*`).
     public let failureLimiter: FailureLimiter
+    /// Operator accounts, sessions and the audit log of the admin API (production database).
+    public let operators: OperatorStore
+    /// Recent custom-code failures, shown by the admin API.
+    public let customCodeFailures = CustomCodeFailureLog()
 
     public func environment(_ kind: EnvironmentKind) -> AppEnvironment {
         switch kind {
@@ -41,6 +45,7 @@ public struct Backend: Sendable {
         }
         let (keys, generated) = try KeyStore(dataDirectory: directory).resolve(configuration)
         var environments: [EnvironmentKind: AppEnvironment] = [:]
+        var operators: OperatorStore?
         for kind in EnvironmentKind.allCases {
             let settings = configuration.settings(for: kind)
             let path = (directory as NSString).appendingPathComponent("\(kind.rawValue).sqlite")
@@ -49,9 +54,13 @@ public struct Backend: Sendable {
                 path: path, durability: configuration.durability, registry: registry, indexes: settings.indexes)
             let datastore = try await Datastore.open(
                 storage: storage, registry: registry, inferenceEnabled: settings.schemaInference,
-                userSchemas: settings.userSchemas, relationships: settings.declaredFields, clock: clock,
+                userSchemas: settings.userSchemas, relationships: settings.relationships,
+                schemas: settings.schemas.values.sorted { $0.name < $1.name }, clock: clock,
                 passwordHasher: PasswordHasher(rounds: configuration.passwordRounds), access: settings.access)
             let tokens = SQLiteTokenStore(engine: storage)
+            if kind == .production {
+                operators = OperatorStore(engine: storage, hasher: PasswordHasher(rounds: configuration.passwordRounds), clock: clock)
+            }
             let users = UserAccounts(
                 datastore: datastore, store: tokens, settings: settings, clock: clock,
                 mailer: mailer ?? OutboxMailer(store: tokens, clock: clock, environment: kind, logger: logger), logger: logger)
@@ -73,6 +82,6 @@ public struct Backend: Sendable {
         return Backend(
             configuration: configuration, development: environments[.development]!, production: environments[.production]!,
             mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory),
-            failureLimiter: FailureLimiter(policy: configuration.failureLimits))
+            failureLimiter: FailureLimiter(policy: configuration.failureLimits), operators: operators!)
     }
 }

@@ -34,6 +34,13 @@ public struct KeyStore: Sendable {
         return (keys, generated)
     }
 
+    /// Replaces an environment's stored keys (a rotation through the admin API).
+    public func store(_ keys: AppKeys, for kind: EnvironmentKind) throws {
+        var stored = try load()
+        stored[kind.rawValue] = .object(["public_key": .string(keys.publicKey), "private_key": .string(keys.privateKey)])
+        try save(stored)
+    }
+
     private func load() throws -> JSONObject {
         guard let data = FileManager.default.contents(atPath: path) else { return [:] }
         guard let object = (try? JSONParser.parse(data))?.objectValue else {

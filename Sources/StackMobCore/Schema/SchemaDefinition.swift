@@ -29,6 +29,13 @@ public struct SchemaDefinition: Sendable, Hashable {
         field == primaryKey || field == Self.createdDate || field == Self.lastModifiedDate || field == Self.owner
     }
 
+    /// Without the field (`deploy --drop`).
+    public func removing(_ field: String) -> SchemaDefinition {
+        var copy = self
+        copy.fields[field] = nil
+        return copy
+    }
+
     public func adding(_ newFields: [String: FieldType]) -> SchemaDefinition {
         var copy = self
         copy.fields.merge(newFields) { existing, _ in existing }

@@ -21,6 +21,11 @@ public final class SchemaRegistry: Sendable {
         schemas.withLock { Array($0.values) }.sorted { $0.name < $1.name }
     }
 
+    /// Forgets a dropped schema. Called by the storage engine after commit.
+    public func remove(_ name: String) {
+        schemas.withLock { $0[name] = nil }
+    }
+
     /// Publishes a committed definition. Called by the storage engine after commit.
     public func publish(_ definition: SchemaDefinition) {
         schemas.withLock { $0[definition.name] = definition }

@@ -9,6 +9,8 @@ public protocol StorageEngine: Sendable {
     func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) throws -> T) async throws -> T
     /// The persisted schema definitions, read once at start-up to fill the `SchemaRegistry`.
     func loadSchemaDefinitions() async throws -> [SchemaDefinition]
+    /// Permissions and indexes recorded by deploys and the admin API, with the indexes that exist.
+    func loadSchemaSettings() async throws -> StoredSchemaSettings
     /// Releases the database (files, connections) at shutdown; later calls fail.
     func close() throws
 }
@@ -48,6 +50,27 @@ public protocol StorageWriter: StorageReader {
     func deletePushTokens(linkedTo userID: String) throws
     /// Removes the social accounts linked to a user (the user object is being deleted, §9).
     func deleteSocialLinks(userSchema: String, userID: String) throws
+    /// Records an index and creates it now if its fields exist, else when they first do.
+    func declareIndex(schema: String, fields: [String]) throws
+    /// Drops a field's column with its indexes (`deploy --drop`); returns the definition without it.
+    func dropField(_ schema: SchemaDefinition, field: String) throws -> SchemaDefinition
+    /// Drops a schema's table and everything recorded about it (`deploy --drop`).
+    func dropSchema(_ schema: SchemaDefinition) throws
+    /// Records a schema's permissions (a deploy, the admin API); `onCommit` runs once they are
+    /// committed, to publish them.
+    func recordPermissions(schema: String, _ permissions: SchemaPermissions, onCommit: @escaping @Sendable () -> Void) throws
+}
+
+/// What `_sm_schema_settings` and the database's indexes hold (issue 15).
+public struct StoredSchemaSettings: Sendable, Equatable {
+    public var permissions: [String: SchemaPermissions] = [:]
+    /// Declared or existing indexes, by schema (the ones every table has left out).
+    public var indexes: [String: [[String]]] = [:]
+
+    public init(permissions: [String: SchemaPermissions] = [:], indexes: [String: [[String]]] = [:]) {
+        self.permissions = permissions
+        self.indexes = indexes
+    }
 }
 
 /// Failures the storage boundary translates for the domain.

@@ -34,6 +34,9 @@ public func buildApplication(
         throw error
     }
     logKeys(of: backend, logger: logger)
+    if try await !backend.operators.hasOperators() {
+        logger.notice("Admin API closed: no operator account; open it with: stackmob-server admin add <name>")
+    }
     let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks)
     let api = MethodOverrideResponder(next: router.buildResponder(), clock: clock)
     let html5Services = makeHTML5Services(backend: backend, api: api, clock: clock, logger: logger, onServerRunning: onHTML5ServerRunning)
@@ -53,6 +56,7 @@ public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock()
     let router = Router(context: StackMobRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ServerHeadersMiddleware(clock: clock))
+    router.add(middleware: AdminMiddleware(admin: buildAdminRouter(backend: backend, clock: clock, throttle: SignInThrottle(clock: clock)).buildResponder()))
     router.add(middleware: PushHostMiddleware(push: buildPushRouter(backend: backend, clock: clock, standalone: false).buildResponder()))
     router.add(middleware: HTML5HostMiddleware(sites: EnvironmentKind.allCases.compactMap { kind in
         let site = backend.configuration.html5.site(for: kind)
@@ -72,7 +76,8 @@ public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock()
     router.add(middleware: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes))
     router.add(
         middleware: CustomCodeMiddleware(
-            webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds, maxBodyBytes: backend.configuration.maxBodyBytes))
+            webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds, maxBodyBytes: backend.configuration.maxBodyBytes,
+            failures: backend.customCodeFailures))
 
     ServerController().addRoutes(to: router)
     ListAPIController().addRoutes(to: router)

@@ -16,6 +16,8 @@ public struct StackMobRequestContext: RequestContext {
     /// The client's IP address as the socket sees it (a proxy's, behind one): the key of the
     /// per-address failure limits.
     public let remoteAddress: String?
+    /// The signed-in operator of an admin API request; set by `AdminAuthMiddleware`.
+    public var operatorSession: OperatorSession?
 
     public init(source: Source) {
         coreContext = .init(source: source)

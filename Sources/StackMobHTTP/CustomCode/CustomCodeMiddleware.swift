@@ -15,6 +15,8 @@ struct CustomCodeMiddleware: RouterMiddleware {
     let webhooks: WebhookClient
     let timeoutSeconds: Int
     let maxBodyBytes: Int
+    /// Where failed calls are noted for the admin API.
+    var failures: CustomCodeFailureLog? = nil
 
     /// Response headers that belong to the webhook's connection, not to the client's.
     private static let hopByHop: Set<String> = [
@@ -40,7 +42,16 @@ struct CustomCodeMiddleware: RouterMiddleware {
             body: String(decoding: body.readableBytesView, as: UTF8.self), headers: headers, caller: context.caller,
             environment: environment.kind, apiVersion: APIVersion.parse(accept: request.headers[.accept]))
         context.logger.info("Custom code call", metadata: ["sm.method": "\(method.name)", "sm.verb": "\(call.verb)"])
-        let reply = try await webhooks.call(call, url: method.url, timeoutSeconds: timeoutSeconds, maxBodyBytes: maxBodyBytes)
+        let reply: WebhookClient.Reply
+        do {
+            reply = try await webhooks.call(call, url: method.url, timeoutSeconds: timeoutSeconds, maxBodyBytes: maxBodyBytes)
+        } catch let error as CustomCodeError {
+            await failures?.record(environment: environment.kind, method: method.name, reason: error.failureReason)
+            throw error
+        }
+        if reply.status >= 500 {
+            await failures?.record(environment: environment.kind, method: method.name, reason: "status \(reply.status)")
+        }
         var responseHeaders = HTTPFields()
         for (name, value) in reply.headers where !Self.hopByHop.contains(name.lowercased()) {
             if let fieldName = HTTPField.Name(name) { responseHeaders.append(HTTPField(name: fieldName, value: value)) }

@@ -32,6 +32,7 @@ enum ErrorMapping {
         case let error as AccessError: return map(error)
         case let error as SocialError: return map(error)
         case let error as HTML5Error: return map(error)
+        case let error as AdminError: return map(error)
         case is NIOTooManyBytesError: return Mapped(status: .contentTooLarge, message: "The request body is too large", isClientError: true)
         case let error as HTTPParserError:
             // Raised while a handler reads a body that breaks HTTP/1.1 (a chunk size `zz`).
@@ -135,6 +136,21 @@ enum ErrorMapping {
         }
     }
 
+    /// The admin API (issue 15).
+    private static func map(_ error: AdminError) -> Mapped {
+        let status: HTTPResponse.Status
+        switch error {
+        case .closed: status = .serviceUnavailable
+        case .notSignedIn, .badCredentials: status = .unauthorized
+        case .csrfMismatch: status = .forbidden
+        case .tooManyAttempts: status = .tooManyRequests
+        case .badInput: status = .badRequest
+        case .notFound: status = .notFound
+        case .conflict: status = .conflict
+        }
+        return Mapped(status: status, message: error.message, isClientError: true)
+    }
+
     private static func closesConnection(_ error: any Error) -> Bool {
         if error is HTTPParserError || error is RequestBodyTimeout { return true }
         switch error as? RequestError {
@@ -156,6 +172,9 @@ enum ErrorMapping {
         }
         if let refusal = error as? FailureLimiter.Refusal {
             headers[HTTPField.Name("Retry-After")!] = String(refusal.retryAfterSeconds)
+        }
+        if case .tooManyAttempts(let seconds)? = error as? AdminError {
+            headers[HTTPField.Name("Retry-After")!] = String(seconds)
         }
         if case .unreachable? = error as? CustomCodeError {
             // Every SDK retries a 503 that says when (PROTOCOL §10.3).

@@ -158,7 +158,9 @@ actor SocialProviderStub {
         configuration.development.social.twitter = TwitterSettings(
             consumerKey: twitterConsumerKey, consumerSecret: twitterConsumerSecret, apiURL: baseURL)
         configuration.development.social.gigya = GigyaSettings(secret: GigyaFixture.secret)
-        configuration.development.social.timeoutSeconds = 1
+        // Generous: the stand-ins answer at once, but a loaded CI machine can take a second.
+        // The silent-provider test sets 1 s itself.
+        configuration.development.social.timeoutSeconds = 15
     }
 
     /// Runs the stand-ins and a server calling them; `body` gets a client and the clock.

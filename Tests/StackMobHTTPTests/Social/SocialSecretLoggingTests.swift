@@ -12,7 +12,8 @@ struct SocialSecretLoggingTests {
         let stub = SocialProviderStub()
         await stub.addFacebookUser(token: "fb-Secret-token", id: "1", name: "F")
         await stub.addTwitterUser(token: "tw-Secret-token", secret: "tw-Secret-secret", id: "2", screenName: "t")
-        try await SocialProviderStub.run(stub, logger: logger) { client, clock in
+        // 1 s: the last request waits for a provider that answers after 2 s.
+        try await SocialProviderStub.run(stub, logger: logger, configure: { $0.development.social.timeoutSeconds = 1 }) { client, clock in
             let facebook = try await client.postForm("/user/facebookAccessTokenWithCreate", [("fb_at", "fb-Secret-token"), ("username", "f")])
             let session = try #require(MACSession(facebook))
             #expect(try await client.signed(.get, "/user/postFacebookMessage?message=hi", session, clock: clock).status == .ok)
@@ -25,7 +26,7 @@ struct SocialSecretLoggingTests {
             let signature = GigyaFixture.signature(uid: "g", timestamp: ts)
             #expect(
                 try await client.postForm("/user/gigyaAccessToken", [("gigya_uid", "g"), ("gigya_ts", ts), ("gigya_sig", signature)]).status == .ok)
-            await stub.setDelay(seconds: 2)
+            await stub.setDelay(seconds: 4)
             #expect(try await client.postForm("/user/facebookAccessToken", [("fb_at", "fb-Secret-token")]).status == .gatewayTimeout)
         }
         let lines = store.all

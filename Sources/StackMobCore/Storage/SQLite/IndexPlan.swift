@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The indexes the configuration asks for (`environments.<env>.indexes`), by schema: each index
 /// is one field, or several for a composite index (`["category", "price"]` serves a filter on
 /// `category` sorted by `price`).
@@ -6,15 +8,29 @@
 /// only when configured: we do not add indexes automatically for fields that queries use,
 /// because every index slows every write and grows the file, and which queries matter is the
 /// app's knowledge, not the server's; a slow query is fixed by one configuration line.
-struct IndexPlan: Sendable {
-    private let indexesBySchema: [String: [[String]]]
+///
+/// A deploy or the admin API adds indexes while the server runs (issue 15), so the plan is shared
+/// by the engine and its transactions and changes under a lock, once the declaring transaction
+/// has committed.
+final class IndexPlan: Sendable {
+    private let indexesBySchema: Mutex<[String: [[String]]]>
 
     init(_ indexesBySchema: [String: [[String]]]) {
-        self.indexesBySchema = indexesBySchema
+        self.indexesBySchema = Mutex(indexesBySchema)
     }
 
     func indexes(of schema: String) -> [[String]] {
-        indexesBySchema[schema] ?? []
+        indexesBySchema.withLock { $0[schema] ?? [] }
+    }
+
+    var all: [String: [[String]]] {
+        indexesBySchema.withLock { $0 }
+    }
+
+    func add(schema: String, fields: [String]) {
+        indexesBySchema.withLock { plans in
+            if !(plans[schema] ?? []).contains(fields) { plans[schema, default: []].append(fields) }
+        }
     }
 
     /// Index names carry the reserved `_sm_` prefix, so they never collide with a schema's table,

@@ -38,6 +38,10 @@ public final class SQLiteStorageEngine: StorageEngine {
         self.registry = registry
         self.indexes = IndexPlan(indexes)
         try SQLiteMigrator.migrate(pool, migrations: InternalMigrations.all)
+        // Indexes declared by a deploy or the admin API join the configured ones.
+        for (schema, list) in try Self.recordedIndexes(pool) {
+            for fields in list { self.indexes.add(schema: schema, fields: fields) }
+        }
         try createConfiguredIndexes()
     }
 

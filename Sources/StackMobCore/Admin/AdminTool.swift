@@ -1,0 +1,16 @@
+import Logging
+
+/// The work behind `stackmob-server admin add <name>`: opens the data directory as `serve` does
+/// and creates an operator account in the production database.
+public enum AdminTool {
+    public static func addOperator(configuration: ServerConfiguration, name: String, password: String, logger: Logger) async throws {
+        let backend = try await Backend.open(configuration, logger: logger)
+        do {
+            try await backend.operators.add(name: name, password: password)
+            try backend.close()
+        } catch {
+            try? backend.close()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+
+/// The work behind `stackmob-server schema export`, `schema diff` and `deploy` (issue 15): opens
+/// the data directory as `serve` does (the configuration's declarations applied first), without
+/// serving, and closes it again.
+public enum SchemaTool {
+    /// Where declarations come from: an environment's current schemas, or a schema file.
+    public enum Source: Sendable, Equatable {
+        case environment(EnvironmentKind)
+        case file(String)
+    }
+
+    public static func export(configuration: ServerConfiguration, environment: EnvironmentKind, logger: Logger) async throws -> String {
+        try await withBackend(configuration, logger: logger) { backend in
+            JSONWriter.pretty(SchemaDeclaration.document(try await backend.environment(environment).datastore.declarations()))
+        }
+    }
+
+    /// The plan of applying `source` to `target`; `apply` also applies it (additive, one
+    /// transaction). `drop` also drops what the target holds and the source does not declare,
+    /// after copying the target's database to `<data_dir>/backups/` (answered as `backup`).
+    public static func plan(
+        configuration: ServerConfiguration, from source: Source, to target: EnvironmentKind, apply: Bool, drop: Bool = false,
+        logger: Logger
+    ) async throws -> (plan: SchemaPlan, backup: String?) {
+        try await withBackend(configuration, logger: logger) { backend in
+            let declarations: [SchemaDeclaration]
+            switch source {
+            case .environment(let kind): declarations = try await backend.environment(kind).datastore.declarations()
+            case .file(let path): declarations = Array(try ConfigurationDecoder.readSchemaFile(path, key: "--file").values)
+            }
+            let datastore = backend.environment(target).datastore
+            let plan = try await datastore.plan(declarations)
+            let dropping = drop && !plan.extra.isEmpty
+            guard apply, plan.conflicts.isEmpty, !plan.changes.isEmpty || dropping else { return (plan, nil) }
+            var backup: String?
+            if dropping, let engine = datastore.storage as? SQLiteStorageEngine {
+                let directory = (configuration.dataDirectory as NSString).appendingPathComponent("backups")
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                let path = (directory as NSString).appendingPathComponent("\(target.rawValue)-\(Int64(Date().timeIntervalSince1970 * 1000)).sqlite")
+                try await engine.backup(to: path)
+                backup = path
+            }
+            return (try await datastore.deploy(declarations, dropping: dropping), backup)
+        }
+    }
+
+    /// The plan as the CLI prints it: one change per line.
+    public static func report(_ plan: SchemaPlan, target: EnvironmentKind, applied: Bool, backup: String? = nil) -> String {
+        var lines: [String] = []
+        if !plan.conflicts.isEmpty {
+            lines.append("Conflicts with the data in \(target.rawValue); nothing was changed:")
+            lines += plan.conflicts.map { "! \($0)" }
+        } else if plan.changes.isEmpty {
+            lines.append("No changes: \(target.rawValue) already holds every declared schema, field, index and permission.")
+        } else {
+            lines.append(applied ? "Applied to \(target.rawValue):" : "Changes to \(target.rawValue):")
+            lines += plan.changes.map(\.description)
+        }
+        if let backup, plan.conflicts.isEmpty {
+            lines.append("Dropped from \(target.rawValue) (its database before the drop was copied to \(backup)):")
+            lines += plan.extra.map(\.description)
+        } else if !plan.extra.isEmpty {
+            lines.append("Kept (in \(target.rawValue) but not declared; only deploy --drop removes them, after a backup):")
+            lines += plan.extra.map { "  \($0.description.dropFirst(2))" }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func withBackend<Value: Sendable>(
+        _ configuration: ServerConfiguration, logger: Logger, _ body: (Backend) async throws -> Value
+    ) async throws -> Value {
+        let backend = try await Backend.open(configuration, logger: logger)
+        do {
+            let value = try await body(backend)
+            try backend.close()
+            return value
+        } catch {
+            try? backend.close()
+            throw error
+        }
+    }
+}

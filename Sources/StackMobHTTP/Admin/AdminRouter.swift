@@ -1,0 +1,66 @@
+import Hummingbird
+import StackMobCore
+
+/// The admin API's routes (issue 15), behind its own authentication.
+func buildAdminRouter(backend: Backend, clock: any ServerClock, throttle: SignInThrottle) -> Router<StackMobRequestContext> {
+    let router = Router(context: StackMobRequestContext.self)
+    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: NotFoundMiddleware())
+    router.add(middleware: AdminAuthMiddleware(operators: backend.operators))
+    AdminSessionController(operators: backend.operators, throttle: throttle).addRoutes(to: router)
+    AdminAuditController(operators: backend.operators).addRoutes(to: router)
+    AdminSchemaController(backend: backend).addRoutes(to: router)
+    AdminObjectsController(backend: backend).addRoutes(to: router)
+    AdminUsersController(backend: backend).addRoutes(to: router)
+    AdminEnvironmentController(backend: backend).addRoutes(to: router)
+    AdminPushController(backend: backend).addRoutes(to: router)
+    return router
+}
+
+/// Shared by the admin controllers.
+enum AdminRequest {
+    /// The `:env` path parameter.
+    static func environment(_ context: StackMobRequestContext, backend: Backend) throws -> AppEnvironment {
+        let name = context.parameters.get("env") ?? ""
+        guard let kind = EnvironmentKind(rawValue: name) else { throw AdminError.notFound("The environment '\(name)'") }
+        return backend.environment(kind)
+    }
+
+    static func operatorName(_ context: StackMobRequestContext) throws -> String {
+        guard let session = context.operatorSession else { throw AdminError.notSignedIn }
+        return session.operatorName
+    }
+
+    static func body(_ request: Request) async throws -> JSONValue {
+        do {
+            return try await RequestBodyReader.json(request, limit: 10 * 1024 * 1024)
+        } catch is RequestError {
+            throw AdminError.badInput(key: "body", "must be a JSON object")
+        }
+    }
+
+    /// Runs a StackMob API handler for the `:env` environment as the private key would, and
+    /// audits a successful write by environment and the path's schema and id (never by value).
+    static func asPrivateKey(
+        backend: Backend, _ handler: @escaping @Sendable (Request, StackMobRequestContext) async throws -> Response, audit action: String?
+    ) -> @Sendable (Request, StackMobRequestContext) async throws -> Response {
+        { request, context in
+            var context = context
+            let environment = try AdminRequest.environment(context, backend: backend)
+            context.environment = environment
+            context.caller = .privateKey
+            let response = try await handler(request, context)
+            if let action, (200..<300).contains(response.status.code) {
+                var detail: JSONObject = ["environment": .string(environment.kind.rawValue)]
+                for name in ["schema", "id"] {
+                    if let value = context.parameters.get(name) { detail[name] = .string(value) }
+                }
+                if request.method == .delete, context.parameters.get("id") == nil, let query = request.uri.query {
+                    detail["query"] = .string(query)
+                }
+                try await backend.operators.audit(try operatorName(context), action: action, detail: .object(detail))
+            }
+            return response
+        }
+    }
+}

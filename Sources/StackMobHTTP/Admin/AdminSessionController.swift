@@ -1,0 +1,59 @@
+import HTTPTypes
+import Hummingbird
+import StackMobCore
+
+/// `POST /_admin/session` signs an operator in: `{"name", "password"}` → the session's token
+/// (for `Authorization: Bearer`), its CSRF token, and the same token as an `HttpOnly`,
+/// `SameSite=Strict` cookie. `GET` shows who is signed in (and the CSRF token again, for a
+/// console reloaded by the browser); `DELETE` signs out.
+struct AdminSessionController {
+    static let path = "/_admin/session"
+    let operators: OperatorStore
+    let throttle: SignInThrottle
+
+    func addRoutes(to router: Router<StackMobRequestContext>) {
+        router.post(RouterPath(Self.path), use: signIn)
+        router.get(RouterPath(Self.path), use: current)
+        router.delete(RouterPath(Self.path), use: signOut)
+    }
+
+    @Sendable func signIn(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let body = try await AdminRequest.body(request).objectValue ?? [:]
+        guard let name = body["name"]?.stringValue, !name.isEmpty else { throw AdminError.badInput(key: "name", "must be the operator's name") }
+        guard let password = body["password"]?.stringValue else { throw AdminError.badInput(key: "password", "must be a string") }
+        if let seconds = await throttle.retryAfter(name: name) {
+            throw AdminError.tooManyAttempts(retryAfterSeconds: seconds)
+        }
+        guard let session = try await operators.signIn(name: name, password: password), let token = session.token else {
+            await throttle.recordFailure(name: name)
+            context.logger.notice("Operator sign-in refused", metadata: ["sm.operator": "\(OperatorStore.isValidName(name) ? name : "(invalid name)")"])
+            throw AdminError.badCredentials
+        }
+        await throttle.recordSuccess(name: name)
+        context.logger.notice("Operator signed in", metadata: ["sm.operator": "\(name)"])
+        var headers = HTTPFields()
+        headers[.setCookie] =
+            "\(AdminAuthMiddleware.cookieName)=\(token); Path=\(AdminMiddleware.prefix); HttpOnly; SameSite=Strict; Max-Age=\(OperatorStore.sessionLifetimeMilliseconds / 1000)"
+        headers[.cacheControl] = "no-store"
+        return JSONResponse.make(
+            ["operator": .string(name), "token": .string(token), "csrf_token": .string(session.csrfToken), "expires_at": .integer(session.expiresAt)],
+            headers: headers)
+    }
+
+    @Sendable func current(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        guard let session = context.operatorSession else { throw AdminError.notSignedIn }
+        return JSONResponse.make(
+            ["operator": .string(session.operatorName), "csrf_token": .string(session.csrfToken), "expires_at": .integer(session.expiresAt)],
+            headers: [.cacheControl: "no-store"])
+    }
+
+    @Sendable func signOut(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let name = try AdminRequest.operatorName(context)
+        if let token = AdminAuthMiddleware.token(request) {
+            try await operators.signOut(token: token, operatorName: name)
+        }
+        var headers = HTTPFields()
+        headers[.setCookie] = "\(AdminAuthMiddleware.cookieName)=; Path=\(AdminMiddleware.prefix); HttpOnly; SameSite=Strict; Max-Age=0"
+        return JSONResponse.make(.object([:]), headers: headers)
+    }
+}
