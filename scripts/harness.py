@@ -3,6 +3,7 @@ and a keep-alive JSON client for its API. Standard library only."""
 import http.client
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -130,3 +131,16 @@ class Api:
             if len(objects) < page:
                 return found
             start += page
+
+
+def report(problems, data_dir, limit=50):
+    """Prints the problems a check found; keeps the data directory (server log, database) when
+    there are any and removes it otherwise. Returns the exit status: 1 with problems."""
+    print(f"problems: {len(problems)}")
+    for problem in problems[:limit]:
+        print("  " + problem[:600])
+    if problems:
+        print(f"data directory and server log kept in {data_dir}")
+        return 1
+    shutil.rmtree(data_dir, ignore_errors=True)
+    return 0

@@ -21,14 +21,13 @@ import json
 import os
 import random
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.parse
 
-from harness import Server, free_port
+from harness import Server, free_port, report
 
 PUBLIC_KEY = "f0f0f0f0-0000-4000-8000-000000000001"
 PRIVATE_KEY = "f0f0f0f0-0000-4000-8000-00000000000f"
@@ -316,14 +315,7 @@ def main(argv=None):
     if samples:
         print(f"resident memory: {baseline_rss} KiB after seeding, {min(samples)}–{max(samples)} KiB during, {samples[-1]} KiB at the end")
     print(f"server alive at the end: {alive}")
-    print(f"problems: {len(problems)}")
-    for problem in problems[:30]:
-        print("  " + problem[:600])
-    if problems:
-        print(f"server log kept in {server.log_path}")
-        return 1
-    subprocess.run(["rm", "-rf", data_dir], check=False)
-    return 0
+    return report(problems, data_dir)
 
 
 if __name__ == "__main__":

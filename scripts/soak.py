@@ -21,7 +21,6 @@ import argparse
 import importlib.util
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -29,7 +28,7 @@ import time
 import urllib.parse
 import uuid
 
-from harness import Api, ConnectionLost, Server, free_port
+from harness import Api, ConnectionLost, Server, free_port, report
 
 PUBLIC_KEY = "50a50a50-0000-4000-8000-000000000001"
 PRIVATE_KEY = "50a50a50-0000-4000-8000-00000000000f"
@@ -205,14 +204,7 @@ def main(argv=None):
     problems += check(samples, options)
     if exit_status not in (0, None):
         problems.append(f"the server exited with {exit_status} on SIGTERM")
-    print(f"problems: {len(problems)}")
-    for problem in problems:
-        print("  " + problem)
-    if problems:
-        print(f"server log kept in {server.log_path}")
-        return 1
-    subprocess.run(["rm", "-rf", data_dir], check=False)
-    return 0
+    return report(problems, data_dir)
 
 
 if __name__ == "__main__":
