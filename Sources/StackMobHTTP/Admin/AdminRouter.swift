@@ -14,6 +14,7 @@ func buildAdminRouter(backend: Backend, clock: any ServerClock, throttle: SignIn
     AdminUsersController(backend: backend).addRoutes(to: router)
     AdminEnvironmentController(backend: backend).addRoutes(to: router)
     AdminPushController(backend: backend).addRoutes(to: router)
+    AdminHTML5Controller(backend: backend).addRoutes(to: router)
     return router
 }
 

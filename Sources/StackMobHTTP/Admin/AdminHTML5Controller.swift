@@ -1,0 +1,64 @@
+import Hummingbird
+import StackMobCore
+
+/// An environment's HTML5 app over the admin API (issue 22, through `HTML5Deployments`, the
+/// service `stackmob-server html5` uses):
+///
+/// - `GET /_admin/environments/<env>/html5`: the version served (`current`, absent before the
+///   first deploy) and the versions kept;
+/// - `POST /_admin/environments/<env>/html5/deploy` `{"directory": "<path on the server>"}`;
+/// - `POST /_admin/environments/<env>/html5/rollback`;
+/// - `POST /_admin/environments/production/html5/promote`: development's current files become
+///   production's new version.
+///
+/// Each change is atomic for readers, in force at once, and audited.
+struct AdminHTML5Controller {
+    let backend: Backend
+
+    func addRoutes(to router: Router<StackMobRequestContext>) {
+        router.get("/_admin/environments/:env/html5", use: versions)
+        router.post("/_admin/environments/:env/html5/deploy", use: deploy)
+        router.post("/_admin/environments/:env/html5/rollback", use: rollback)
+        router.post("/_admin/environments/:env/html5/promote", use: promote)
+    }
+
+    private var deployments: HTML5Deployments { HTML5Deployments(configuration: backend.configuration) }
+
+    @Sendable func versions(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let kind = try AdminRequest.environment(context, backend: backend).kind
+        return JSONResponse.make([
+            "current": deployments.current(kind).map { .integer(Int64($0.number)) } ?? .null,
+            "versions": .array(deployments.versions(kind).map { .integer(Int64($0)) }),
+        ])
+    }
+
+    @Sendable func deploy(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let kind = try AdminRequest.environment(context, backend: backend).kind
+        guard let directory = (try await AdminRequest.body(request)).objectValue?["directory"]?.stringValue, !directory.isEmpty else {
+            throw AdminError.badInput(key: "directory", "must be the path of a directory on the server")
+        }
+        let version = try deployments.deploy(directory: directory, to: kind)
+        return try await changed(context, kind: kind, action: "html5.deploy", version: version, detail: ["directory": .string(directory)])
+    }
+
+    @Sendable func rollback(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let kind = try AdminRequest.environment(context, backend: backend).kind
+        return try await changed(context, kind: kind, action: "html5.rollback", version: try deployments.rollback(kind))
+    }
+
+    @Sendable func promote(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let kind = try AdminRequest.environment(context, backend: backend).kind
+        guard kind == .production else { throw AdminError.badInput(key: "env", "promote copies development's files to production: use /environments/production") }
+        return try await changed(context, kind: kind, action: "html5.promote", version: try deployments.promote(from: .development, to: .production))
+    }
+
+    private func changed(
+        _ context: StackMobRequestContext, kind: EnvironmentKind, action: String, version: Int, detail: JSONObject = [:]
+    ) async throws -> Response {
+        var detail = detail
+        detail["environment"] = .string(kind.rawValue)
+        detail["version"] = .integer(Int64(version))
+        try await backend.operators.audit(try AdminRequest.operatorName(context), action: action, detail: .object(detail))
+        return JSONResponse.make(["version": .integer(Int64(version))])
+    }
+}
