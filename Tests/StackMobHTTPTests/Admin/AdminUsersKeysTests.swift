@@ -39,6 +39,36 @@ struct AdminUsersKeysTests {
         }
     }
 
+    @Test("role membership: an operator adds a user to a role through aclrole, and the role's schema admits her at once")
+    func roleMembership() async throws {
+        let clock = ManualClock()
+        try await AdminAPITests.run(clock: clock) { client in
+            let auth = ["Authorization": "Bearer \(try await AdminAPITests.signIn(client).token)"]
+            let vault: JSONValue = ["schemas": ["vault": ["fields": ["v": "integer"], "permissions": ["all": "role:staff"]]]]
+            let declared = try await client.post("/_admin/environments/development/schemas", vault, headers: auth)
+            #expect(declared.status == .ok, "\(declared.text)")
+            for name in ["ann", "bob"] {
+                #expect(try await client.post("/user", ["username": .string(name), "password": "pw"]).status == .created)
+            }
+            let ann = try await client.login([("username", "ann"), ("password", "pw")])
+            let ts = clock.nowMilliseconds() / 1000
+            #expect(try await client.signed(.get, "/vault", session: ann, ts: ts).status == .unauthorized)
+
+            let role = try await client.post("/_admin/environments/development/objects/aclrole", ["aclrole_id": "staff", "users": ["ann"]], headers: auth)
+            #expect(role.status == .created, "\(role.text)")
+            #expect(try await client.signed(.get, "/vault", session: ann, ts: ts).status == .ok)
+            let bob = try await client.login([("username", "bob"), ("password", "pw")])
+            #expect(try await client.signed(.get, "/vault", session: bob, ts: ts).status == .unauthorized)
+            // Membership changes in place: bob in, ann out.
+            let changed = try await client.put("/_admin/environments/development/objects/aclrole/staff", ["users": ["bob"]], headers: auth)
+            #expect(changed.status == .ok, "\(changed.text)")
+            #expect(try await client.signed(.get, "/vault", session: bob, ts: ts).status == .ok)
+            #expect(try await client.signed(.get, "/vault", session: ann, ts: ts).status == .unauthorized)
+            let actions = (try await client.get("/_admin/audit", headers: auth).array ?? []).compactMap { $0.objectValue?["action"]?.stringValue }
+            #expect(actions.contains("objects.create") && actions.contains("objects.update"))
+        }
+    }
+
     @Test("keys are shown to operators only (and audited); push outbox and custom-code methods are listed")
     func keysPushCustomCode() async throws {
         try await AdminAPITests.run { client in
