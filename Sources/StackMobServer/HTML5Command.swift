@@ -81,8 +81,7 @@ struct HTML5Command: AsyncParsableCommand {
 }
 
 private func environmentKind(_ name: String) throws -> EnvironmentKind {
-    guard let kind = EnvironmentKind(rawValue: name) else { throw ValidationError("--env must be development or production") }
-    return kind
+    try DataOptions.environment(name, option: "--env")
 }
 
 /// Prints an `HTML5Error` as the operator's message and exits 1.

@@ -40,15 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
         for name in ignoredVariables {
             logger.warning("Environment variable names no configuration key; ignored", metadata: ["sm.variable": "\(name)"])
         }
-        do {
+        try await DataOptions.reportingSetupErrors {
             let app = try await buildApplication(configuration: configuration, logger: logger)
             try await app.runService()
-        } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
-            throw ExitCode(78)
-        } catch let error as DatastoreSetupError {
-            FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
-            throw ExitCode(78)
         }
     }
 
