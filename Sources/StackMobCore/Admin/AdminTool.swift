@@ -7,9 +7,9 @@ public enum AdminTool {
         let backend = try await Backend.open(configuration, logger: logger)
         do {
             try await backend.operators.add(name: name, password: password)
-            try backend.close()
+            try await backend.close()
         } catch {
-            try? backend.close()
+            try? await backend.close()
             throw error
         }
     }

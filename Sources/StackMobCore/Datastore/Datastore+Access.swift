@@ -7,14 +7,14 @@ extension Datastore {
     /// statement that reads, updates or deletes them.
     func authorize(
         _ verb: AccessVerb, on schemaName: String, definition: SchemaDefinition?, caller: Caller, reader: any StorageReader
-    ) throws -> RowFilter? {
+    ) async throws -> RowFilter? {
         switch AccessDecision.of(access.level(verb, on: schemaName), verb: verb, caller: caller) {
         case .allow:
             return nil
         case .deny(let error):
             throw error
         case .allowIfMember(let role):
-            guard try isMember(caller, of: role, reader: reader) else { throw AccessError.insufficientAuthorization }
+            guard try await isMember(caller, of: role, reader: reader) else { throw AccessError.insufficientAuthorization }
             return nil
         case .allowRows(let rule):
             return rowFilter(rule, schema: definition, caller: caller)
@@ -23,19 +23,19 @@ extension Datastore {
 
     /// Like `authorize`, for reads of related objects (expansion): a refusal hides the objects
     /// instead of failing the request. Nil = all rows; `.nothing` = none.
-    func readFilter(for schema: SchemaDefinition, caller: Caller, reader: any StorageReader) throws -> RowFilter? {
+    func readFilter(for schema: SchemaDefinition, caller: Caller, reader: any StorageReader) async throws -> RowFilter? {
         do {
-            return try authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
+            return try await authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
         } catch is AccessError {
             return .nothing
         }
     }
 
     /// The stored object `id` if `filter` admits it (nil filter: any stored object).
-    func fetchVisible(_ schema: SchemaDefinition, id: String, filter: RowFilter?, reader: any StorageReader) throws -> JSONObject? {
-        guard let filter else { return try reader.fetchObject(schema, id: id) }
+    func fetchVisible(_ schema: SchemaDefinition, id: String, filter: RowFilter?, reader: any StorageReader) async throws -> JSONObject? {
+        guard let filter else { return try await reader.fetchObject(schema, id: id) }
         let query = ObjectQuery(filter: .all([Self.primaryKeyEquals(id, schema: schema), .access(filter)]), limit: 1)
-        return try reader.fetchObjects(schema, query: query).objects.first
+        return try await reader.fetchObjects(schema, query: query).objects.first
     }
 
     /// `filter` narrowed to what `rows` admits.
@@ -52,9 +52,9 @@ extension Datastore {
     // MARK: - Roles (D14)
 
     /// Whether the caller's id is among the `users` of the role's `aclrole` object.
-    private func isMember(_ caller: Caller, of role: String, reader: any StorageReader) throws -> Bool {
+    private func isMember(_ caller: Caller, of role: String, reader: any StorageReader) async throws -> Bool {
         guard case .user(let userSchema, let id) = caller, let roles = registry.definition(named: RoleSchema.name),
-            let object = try reader.fetchObject(roles, id: role)
+            let object = try await reader.fetchObject(roles, id: role)
         else { return false }
         // Members are users of the schema `users` points to.
         if case .relation(let target, _)? = roles.type(of: RoleSchema.membersField), target != userSchema { return false }
@@ -105,13 +105,13 @@ extension Datastore {
     /// there is none, once the caller is found allowed to create.
     func existingForUpsert(
         _ schema: SchemaDefinition?, name: String, id: String, caller: Caller, writer: any StorageWriter
-    ) throws -> JSONObject? {
-        guard let schema, let existing = try writer.fetchObject(schema, id: id) else {
-            _ = try authorize(.create, on: name, definition: schema, caller: caller, reader: writer)
+    ) async throws -> JSONObject? {
+        guard let schema, let existing = try await writer.fetchObject(schema, id: id) else {
+            _ = try await authorize(.create, on: name, definition: schema, caller: caller, reader: writer)
             return nil
         }
-        if let rows = try authorize(.update, on: name, definition: schema, caller: caller, reader: writer),
-            try fetchVisible(schema, id: id, filter: rows, reader: writer) == nil
+        if let rows = try await authorize(.update, on: name, definition: schema, caller: caller, reader: writer),
+            try await fetchVisible(schema, id: id, filter: rows, reader: writer) == nil
         {
             throw DatastoreError.objectNotFound
         }
@@ -119,9 +119,9 @@ extension Datastore {
     }
 
     /// The existing object `id` the caller may update; not found when missing or hidden.
-    func existingForUpdate(_ schema: SchemaDefinition, id: String, caller: Caller, writer: any StorageWriter) throws -> JSONObject {
-        let rows = try authorize(.update, on: schema.name, definition: schema, caller: caller, reader: writer)
-        guard let existing = try fetchVisible(schema, id: id, filter: rows, reader: writer) else { throw DatastoreError.objectNotFound }
+    func existingForUpdate(_ schema: SchemaDefinition, id: String, caller: Caller, writer: any StorageWriter) async throws -> JSONObject {
+        let rows = try await authorize(.update, on: schema.name, definition: schema, caller: caller, reader: writer)
+        guard let existing = try await fetchVisible(schema, id: id, filter: rows, reader: writer) else { throw DatastoreError.objectNotFound }
         return existing
     }
 }
@@ -135,12 +135,12 @@ extension Datastore {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         let definition = registry.definition(named: name)
         try await storage.read { reader in
-            guard replacing, let definition, try reader.fetchObject(definition, id: id) != nil else {
-                _ = try self.authorize(.create, on: name, definition: definition, caller: caller, reader: reader)
+            guard replacing, let definition, try await reader.fetchObject(definition, id: id) != nil else {
+                _ = try await self.authorize(.create, on: name, definition: definition, caller: caller, reader: reader)
                 return
             }
-            let rows = try self.authorize(.update, on: name, definition: definition, caller: caller, reader: reader)
-            guard try self.fetchVisible(definition, id: id, filter: rows, reader: reader) != nil else {
+            let rows = try await self.authorize(.update, on: name, definition: definition, caller: caller, reader: reader)
+            guard try await self.fetchVisible(definition, id: id, filter: rows, reader: reader) != nil else {
                 throw DatastoreError.objectNotFound
             }
         }
@@ -160,7 +160,7 @@ extension Datastore {
             throw error
         case .allowIfMember:
             try await storage.read { reader in
-                _ = try self.authorize(verb, on: name, definition: nil, caller: caller, reader: reader)
+                _ = try await self.authorize(verb, on: name, definition: nil, caller: caller, reader: reader)
             }
         }
     }
@@ -170,10 +170,10 @@ extension Datastore {
     /// What a write answers (§12): the object as written, or only its primary key when the
     /// caller may not read it, so that a right to create or update never works as a right to
     /// read what others stored.
-    func answer(_ object: JSONObject, schema: SchemaDefinition, caller: Caller, reader: any StorageReader) throws -> JSONObject {
-        guard let rows = try readFilter(for: schema, caller: caller, reader: reader),
+    func answer(_ object: JSONObject, schema: SchemaDefinition, caller: Caller, reader: any StorageReader) async throws -> JSONObject {
+        guard let rows = try await readFilter(for: schema, caller: caller, reader: reader),
             let id = object[schema.primaryKey]?.stringValue,
-            try fetchVisible(schema, id: id, filter: rows, reader: reader) == nil
+            try await fetchVisible(schema, id: id, filter: rows, reader: reader) == nil
         else { return object }
         return [schema.primaryKey: .string(id)]
     }

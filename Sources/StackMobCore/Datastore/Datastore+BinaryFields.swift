@@ -13,7 +13,7 @@ extension Datastore {
                 guard next.fields.count <= SchemaDefinition.maxInferredFields else {
                     throw DatastoreError.tooManyFields(schema: name, limit: SchemaDefinition.maxInferredFields)
                 }
-                try writer.evolveSchema(from: existing, to: next)
+                try await writer.evolveSchema(from: existing, to: next)
             }
         }
     }

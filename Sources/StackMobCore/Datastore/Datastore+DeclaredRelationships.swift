@@ -21,7 +21,7 @@ extension Datastore {
                     }
                 }
                 if next != existing {
-                    try writer.evolveSchema(from: existing, to: next)
+                    try await writer.evolveSchema(from: existing, to: next)
                 }
             }
         }

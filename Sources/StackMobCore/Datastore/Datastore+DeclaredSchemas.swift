@@ -18,7 +18,7 @@ extension Datastore {
         guard !definitions.isEmpty else { return }
         try await storage.write { writer in
             for definition in definitions {
-                try writer.evolveSchema(from: registry.definition(named: definition.name), to: definition)
+                try await writer.evolveSchema(from: registry.definition(named: definition.name), to: definition)
             }
         }
     }

@@ -38,14 +38,14 @@ extension Datastore {
             for definition in plan.definitions(current: planner.current) {
                 let base = registry.definition(named: definition.name)
                 let next = base.map { $0.adding(definition.fields) } ?? definition
-                try writer.evolveSchema(from: base, to: next)
+                try await writer.evolveSchema(from: base, to: next)
                 latest[next.name] = next
             }
             for change in plan.changes {
                 switch change {
-                case .addIndex(let schema, let fields): try writer.declareIndex(schema: schema, fields: fields)
+                case .addIndex(let schema, let fields): try await writer.declareIndex(schema: schema, fields: fields)
                 case .setPermissions(let schema, let permissions):
-                    try writer.recordPermissions(schema: schema, permissions, onCommit: { policy.set(permissions, for: schema) })
+                    try await writer.recordPermissions(schema: schema, permissions, onCommit: { policy.set(permissions, for: schema) })
                 case .createSchema, .addField, .dropField, .dropSchema: break
                 }
             }
@@ -53,9 +53,9 @@ extension Datastore {
                 for change in plan.extra {
                     switch change {
                     case .dropField(let schema, let field):
-                        if let definition = latest[schema] { latest[schema] = try writer.dropField(definition, field: field) }
+                        if let definition = latest[schema] { latest[schema] = try await writer.dropField(definition, field: field) }
                     case .dropSchema(let name):
-                        if let definition = latest[name] { try writer.dropSchema(definition) }
+                        if let definition = latest[name] { try await writer.dropSchema(definition) }
                     case .createSchema, .addField, .addIndex, .setPermissions: break
                     }
                 }

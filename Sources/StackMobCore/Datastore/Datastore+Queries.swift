@@ -30,10 +30,10 @@ extension Datastore {
         // The page and its related objects are read in one snapshot.
         let page = try await storage.read { reader in
             var restricted = objectQuery
-            let rows = try self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
+            let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
             restricted.filter = Self.restricting(objectQuery.filter, to: rows)
-            let page = try reader.fetchObjects(schema, query: restricted)
-            return ObjectPage(objects: try loader.expand(page.objects, schema: schema, depth: expand, reader: reader), total: page.total)
+            let page = try await reader.fetchObjects(schema, query: restricted)
+            return await ObjectPage(objects: try loader.expand(page.objects, schema: schema, depth: expand, reader: reader), total: page.total)
         }
         let objects = page.objects.map { object in
             present(selecting(request.select, from: object, schema: schema), schema: schema)
@@ -58,11 +58,11 @@ extension Datastore {
         let returning = binaryFields.isEmpty && !isUserSchema ? nil : binaryFields
         return try await storage.write { writer in
             // Only the objects the caller may delete are deleted; the others are left, unmentioned.
-            let rows = try self.authorize(.delete, on: schema.name, definition: schema, caller: caller, reader: writer)
-            let deleted = try writer.deleteObjects(schema, matching: Self.restricting(typed, to: rows) ?? typed, returning: returning)
+            let rows = try await self.authorize(.delete, on: schema.name, definition: schema, caller: caller, reader: writer)
+            let deleted = try await writer.deleteObjects(schema, matching: Self.restricting(typed, to: rows) ?? typed, returning: returning)
             if isUserSchema {
                 // Deleted users' devices stop receiving their notifications (PROTOCOL §11.1).
-                for id in deleted.compactMap({ $0[schema.primaryKey]?.stringValue }) { try writer.deletePushTokens(linkedTo: id) }
+                for id in deleted.compactMap({ $0[schema.primaryKey]?.stringValue }) { try await writer.deletePushTokens(linkedTo: id) }
             }
             return binaryFields.isEmpty ? [] : deleted
         }

@@ -18,12 +18,17 @@ extension Datastore {
             let graph = RelationGraphWriter(datastore: self, writer: writer, caller: caller, now: now)
             // The field may have been created since the check above: decide again on committed state.
             let target = try Self.relatedSchemaName(field: field, in: graph.schema(named: name))
-            let result = try BulkResult.collecting(prepared) { id, body in
-                _ = try graph.write(body, id: id, in: target, relations: [:], upsert: false)
+            let result = try await BulkResult.collecting(prepared) { id, body in
+                _ = try await graph.write(body, id: id, in: target, relations: [:], upsert: false)
             }
-            let existing = try graph.schema(named: name).flatMap { try writer.fetchObject($0, id: parentID) }
+            let existing: JSONObject?
+            if let schema = graph.schema(named: name) {
+                existing = try await writer.fetchObject(schema, id: parentID)
+            } else {
+                existing = nil
+            }
             let ids = RelationLoader.ids(in: existing?[field]) + result.succeeded
-            _ = try graph.write([field: .array(ids.map(JSONValue.string))], id: parentID, in: name, relations: [field: target], upsert: true)
+            _ = try await graph.write([field: .array(ids.map(JSONValue.string))], id: parentID, in: name, relations: [field: target], upsert: true)
             return result
         }
     }
@@ -41,15 +46,15 @@ extension Datastore {
         let now = clock.nowMilliseconds()
         let (object, schema) = try await storage.write { writer in
             guard let schema = self.registry.definition(named: name) else { throw DatastoreError.objectNotFound }
-            let existing = try self.existingForUpdate(schema, id: parentID, caller: caller, writer: writer)
+            let existing = try await self.existingForUpdate(schema, id: parentID, caller: caller, writer: writer)
             switch schema.type(of: field) {
             case nil, .array?, .relation(_, toMany: true)?: break
             default: throw RelationError.notACollection(field: field)
             }
             let appended = (existing[field]?.arrayValue ?? []) + values
-            let (updated, evolved) = try self.applyUpdate(
+            let (updated, evolved) = try await self.applyUpdate(
                 [field: .array(appended)], to: existing, id: parentID, schema: schema, caller: caller, now: now, writer: writer)
-            return (try self.answer(updated, schema: evolved, caller: caller, reader: writer), evolved)
+            return await (try self.answer(updated, schema: evolved, caller: caller, reader: writer), evolved)
         }
         return present(object, schema: schema)
     }
@@ -67,7 +72,7 @@ extension Datastore {
         let now = clock.nowMilliseconds()
         try await storage.write { writer in
             guard let schema = self.registry.definition(named: name) else { throw DatastoreError.objectNotFound }
-            let existing = try self.existingForUpdate(schema, id: parentID, caller: caller, writer: writer)
+            let existing = try await self.existingForUpdate(schema, id: parentID, caller: caller, writer: writer)
             let remaining: JSONValue
             switch schema.type(of: field) {
             case nil:
@@ -83,24 +88,24 @@ extension Datastore {
                 if cascade, let targetSchema = self.registry.definition(named: target) {
                     // Cascading needs delete on the target; related objects the caller may not
                     // delete are only unlinked.
-                    let rows = try self.authorize(.delete, on: target, definition: targetSchema, caller: caller, reader: writer)
+                    let rows = try await self.authorize(.delete, on: target, definition: targetSchema, caller: caller, reader: writer)
                     let isUserSchema = self.userSchemas[target] != nil
                     for id in rawValues {
                         let deleted: Bool
                         if let rows {
                             let matching = TypedFilter.all([Self.primaryKeyEquals(id, schema: targetSchema), .access(rows)])
-                            deleted = try !writer.deleteObjects(targetSchema, matching: matching, returning: []).isEmpty
+                            deleted = try await !writer.deleteObjects(targetSchema, matching: matching, returning: []).isEmpty
                         } else {
-                            deleted = try writer.delete(targetSchema, id: id)
+                            deleted = try await writer.delete(targetSchema, id: id)
                         }
                         // A deleted user's devices stop receiving its notifications (PROTOCOL §11.1).
-                        if deleted && isUserSchema { try writer.deletePushTokens(linkedTo: id) }
+                        if deleted && isUserSchema { try await writer.deletePushTokens(linkedTo: id) }
                     }
                 }
             default:
                 throw RelationError.notACollection(field: field)
             }
-            _ = try self.applyUpdate([field: remaining], to: existing, id: parentID, schema: schema, caller: caller, now: now, writer: writer)
+            _ = try await self.applyUpdate([field: remaining], to: existing, id: parentID, schema: schema, caller: caller, now: now, writer: writer)
         }
     }
 

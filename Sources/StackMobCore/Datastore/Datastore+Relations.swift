@@ -10,10 +10,10 @@ extension Datastore {
         let now = clock.nowMilliseconds()
         let (result, schema) = try await storage.write { writer in
             let graph = RelationGraphWriter(datastore: self, writer: writer, caller: caller, now: now)
-            let (object, created) = try graph.upsert(body, id: id, in: name, relations: relations)
+            let (object, created) = try await graph.upsert(body, id: id, in: name, relations: relations)
             let schema = graph.schema(named: name) ?? SchemaDefinition(name: name)
             // A new object holds only what the caller sent; an updated one may hold what others stored.
-            let answered = created ? object : try self.answer(object, schema: schema, caller: caller, reader: writer)
+            let answered = created ? object : try await self.answer(object, schema: schema, caller: caller, reader: writer)
             return (WriteResult(object: answered, created: created), schema)
         }
         return WriteResult(object: present(result.object, schema: schema), created: result.created)
@@ -57,7 +57,7 @@ extension Datastore {
         guard depth > 0, let schema = registry.definition(named: name) else { return object }
         let loader = relationLoader(caller: caller)
         return try await storage.read { reader in
-            try loader.expand([object], schema: schema, depth: depth, reader: reader)[0]
+            try await loader.expand([object], schema: schema, depth: depth, reader: reader)[0]
         }
     }
 
@@ -66,7 +66,7 @@ extension Datastore {
     func relationLoader(caller: Caller) -> RelationLoader {
         RelationLoader(
             registry: registry, admit: { schema, object in self.present(object, schema: schema) },
-            visibleRows: { schema, reader in try self.readFilter(for: schema, caller: caller, reader: reader) })
+            visibleRows: { schema, reader in try await self.readFilter(for: schema, caller: caller, reader: reader) })
     }
 
     /// Hashes passwords of nested user objects before the transaction: hashing is slow on purpose

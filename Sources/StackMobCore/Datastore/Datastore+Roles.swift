@@ -12,7 +12,7 @@ extension Datastore {
             var schema = registry.definition(named: RoleSchema.name)
             switch schema?.type(of: RoleSchema.membersField) {
             case nil:
-                try writer.evolveSchema(from: schema, to: schema?.adding(wanted.fields) ?? wanted)
+                try await writer.evolveSchema(from: schema, to: schema?.adding(wanted.fields) ?? wanted)
                 schema = schema?.adding(wanted.fields) ?? wanted
             case .relation(userSchema, toMany: true)?, .array(.string)?:
                 break
@@ -24,17 +24,17 @@ extension Datastore {
                 throw DatastoreSetupError.relationshipConflict(schema: RoleSchema.name, reason: "its primary key must be '\(RoleSchema.primaryKey)'")
             }
             for (role, members) in roles.sorted(by: { $0.key < $1.key }) {
-                if let existing = try writer.fetchObject(schema, id: role) {
+                if let existing = try await writer.fetchObject(schema, id: role) {
                     let current = RelationLoader.ids(in: existing[RoleSchema.membersField])
                     let missing = members.filter { !current.contains($0) }
                     guard !missing.isEmpty else { continue }
                     let previous = existing[SchemaDefinition.lastModifiedDate]?.integerValue ?? 0
-                    try writer.update(schema, id: role, changes: [
+                    try await writer.update(schema, id: role, changes: [
                         RoleSchema.membersField: .array((current + missing).map(JSONValue.string)),
                         SchemaDefinition.lastModifiedDate: .integer(ObjectTimestamps.nextModification(after: previous, now: now)),
                     ])
                 } else {
-                    try writer.insert([
+                    try await writer.insert([
                         RoleSchema.primaryKey: .string(role), RoleSchema.membersField: .array(members.map(JSONValue.string)),
                         SchemaDefinition.createdDate: .integer(now), SchemaDefinition.lastModifiedDate: .integer(now),
                     ], into: schema)

@@ -14,8 +14,8 @@ extension Datastore {
         /// without a body, or whose write is refused, is listed in `failed` and does not stop the
         /// others (§4.3, D4); any other error ends the whole transaction.
         static func collecting(
-            _ prepared: [(id: String, body: JSONObject?)], _ write: (_ id: String, _ body: JSONObject) throws -> Void
-        ) throws -> BulkResult {
+            _ prepared: [(id: String, body: JSONObject?)], _ write: (_ id: String, _ body: JSONObject) async throws -> Void
+        ) async throws -> BulkResult {
             var succeeded: [String] = []
             var failed: [String] = []
             for (id, body) in prepared {
@@ -24,7 +24,7 @@ extension Datastore {
                     continue
                 }
                 do {
-                    try write(id, body)
+                    try await write(id, body)
                     succeeded.append(id)
                 } catch is DatastoreError {
                     failed.append(id)
@@ -44,12 +44,12 @@ extension Datastore {
         let now = clock.nowMilliseconds()
         let (result, schema) = try await storage.write { writer in
             var schema = self.registry.definition(named: name)
-            if upsert, let current = schema, let existing = try self.existingForUpsert(schema, name: name, id: id, caller: caller, writer: writer) {
-                let (object, updated) = try self.applyUpdate(body, to: existing, id: id, schema: current, caller: caller, now: now, writer: writer)
+            if upsert, let current = schema, let existing = try await self.existingForUpsert(schema, name: name, id: id, caller: caller, writer: writer) {
+                let (object, updated) = try await self.applyUpdate(body, to: existing, id: id, schema: current, caller: caller, now: now, writer: writer)
                 return (WriteResult(object: object, created: false), updated)
             }
-            _ = try self.authorize(.create, on: name, definition: schema, caller: caller, reader: writer)
-            let object = try self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
+            _ = try await self.authorize(.create, on: name, definition: schema, caller: caller, reader: writer)
+            let object = try await self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
             // `insert` always leaves the schema it wrote to in `schema`.
             return (WriteResult(object: object, created: true), schema ?? SchemaDefinition(name: name))
         }
@@ -65,9 +65,9 @@ extension Datastore {
         let now = clock.nowMilliseconds()
         return try await storage.write { writer in
             var schema = self.registry.definition(named: name)
-            _ = try self.authorize(.create, on: name, definition: schema, caller: caller, reader: writer)
-            return try BulkResult.collecting(prepared) { id, body in
-                _ = try self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
+            _ = try await self.authorize(.create, on: name, definition: schema, caller: caller, reader: writer)
+            return try await BulkResult.collecting(prepared) { id, body in
+                _ = try await self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
             }
         }
     }
@@ -85,9 +85,9 @@ extension Datastore {
         let now = clock.nowMilliseconds()
         let (object, schema) = try await storage.write { writer in
             guard let schema = self.registry.definition(named: name) else { throw DatastoreError.objectNotFound }
-            let existing = try self.existingForUpdate(schema, id: id, caller: caller, writer: writer)
-            let (updated, evolved) = try self.applyUpdate(body, to: existing, id: id, schema: schema, caller: caller, now: now, writer: writer)
-            return (try self.answer(updated, schema: evolved, caller: caller, reader: writer), evolved)
+            let existing = try await self.existingForUpdate(schema, id: id, caller: caller, writer: writer)
+            let (updated, evolved) = try await self.applyUpdate(body, to: existing, id: id, schema: schema, caller: caller, now: now, writer: writer)
+            return await (try self.answer(updated, schema: evolved, caller: caller, reader: writer), evolved)
         }
         return present(object, schema: schema)
     }
@@ -99,7 +99,7 @@ extension Datastore {
     func insert(
         _ body: JSONObject, id: String, schema: inout SchemaDefinition?, name: String, caller: Caller, now: Int64,
         writer: any StorageWriter, relations: [String: String] = [:]
-    ) throws -> JSONObject {
+    ) async throws -> JSONObject {
         guard inferenceEnabled || schema != nil else { throw DatastoreError.unknownSchema(name) }
         let current = schema ?? SchemaDefinition(name: name, primaryKey: primaryKeyName(for: name))
         let planner = ObjectWritePlanner(inferenceEnabled: inferenceEnabled, caller: caller, relations: relations)
@@ -112,11 +112,11 @@ extension Datastore {
             object[SchemaDefinition.owner] = .string(owner)
         }
         if schema == nil || plan.definition != current {
-            try writer.evolveSchema(from: schema, to: plan.definition)
+            try await writer.evolveSchema(from: schema, to: plan.definition)
         }
         schema = plan.definition
         do {
-            try writer.insert(object, into: plan.definition)
+            try await writer.insert(object, into: plan.definition)
         } catch StorageError.duplicateKey {
             throw DatastoreError.duplicateKey(schema: name, id: id)
         }
@@ -127,7 +127,7 @@ extension Datastore {
     func applyUpdate(
         _ body: JSONObject, to existing: JSONObject, id: String, schema: SchemaDefinition, caller: Caller, now: Int64,
         writer: any StorageWriter, relations: [String: String] = [:]
-    ) throws -> (JSONObject, SchemaDefinition) {
+    ) async throws -> (JSONObject, SchemaDefinition) {
         let planner = ObjectWritePlanner(inferenceEnabled: inferenceEnabled, caller: caller, relations: relations)
         let plan = try planner.plan(body, schema: schema, mode: .update, existing: existing)
         var changes = plan.values
@@ -137,9 +137,9 @@ extension Datastore {
             changes[SchemaDefinition.lastModifiedDate] = .integer(ObjectTimestamps.nextModification(after: previous, now: now))
         }
         if plan.definition != schema {
-            try writer.evolveSchema(from: schema, to: plan.definition)
+            try await writer.evolveSchema(from: schema, to: plan.definition)
         }
-        try writer.update(plan.definition, id: id, changes: changes)
+        try await writer.update(plan.definition, id: id, changes: changes)
         var merged = existing
         for (field, value) in changes {
             merged[field] = value.isNull ? nil : value

@@ -52,7 +52,7 @@ public struct Datastore: Sendable {
     private static func ensureUserSchema(_ userSchema: UserSchema, storage: any StorageEngine, registry: SchemaRegistry) async throws {
         try await storage.write { writer in
             guard let existing = registry.definition(named: userSchema.name) else {
-                try writer.evolveSchema(from: nil, to: userSchema.definition)
+                try await writer.evolveSchema(from: nil, to: userSchema.definition)
                 return
             }
             guard existing.primaryKey == userSchema.loginField else {
@@ -62,7 +62,7 @@ public struct Datastore: Sendable {
             }
             switch existing.type(of: userSchema.passwordField) {
             case nil:
-                try writer.evolveSchema(from: existing, to: existing.adding([userSchema.passwordField: .password]))
+                try await writer.evolveSchema(from: existing, to: existing.adding([userSchema.passwordField: .password]))
             case .password?:
                 break
             case let other?:
@@ -82,11 +82,10 @@ public struct Datastore: Sendable {
         guard let schema = try committedSchema(schemaName) else { throw DatastoreError.objectNotFound }
         try validateSelect(select, schema: schema, expand: expand)
         let loader = relationLoader(caller: caller)
-        let object = try await storage.read { reader in
-            let rows = try self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
-            return try self.fetchVisible(schema, id: id, filter: rows, reader: reader).map {
-                try loader.expand([$0], schema: schema, depth: expand, reader: reader)[0]
-            }
+        let object = try await storage.read { reader -> JSONObject? in
+            let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
+            guard let found = try await self.fetchVisible(schema, id: id, filter: rows, reader: reader) else { return nil }
+            return try await loader.expand([found], schema: schema, depth: expand, reader: reader)[0]
         }
         guard let object else { throw DatastoreError.objectNotFound }
         return present(selecting(select, from: object, schema: schema), schema: schema)
@@ -99,16 +98,16 @@ public struct Datastore: Sendable {
         let isUserSchema = userSchemas[schema.name] != nil
         let deleted = try await storage.write { writer in
             let deleted: Bool
-            if let rows = try self.authorize(.delete, on: schema.name, definition: schema, caller: caller, reader: writer) {
+            if let rows = try await self.authorize(.delete, on: schema.name, definition: schema, caller: caller, reader: writer) {
                 let matching = TypedFilter.all([Self.primaryKeyEquals(id, schema: schema), .access(rows)])
-                deleted = try !writer.deleteObjects(schema, matching: matching, returning: []).isEmpty
+                deleted = try await !writer.deleteObjects(schema, matching: matching, returning: []).isEmpty
             } else {
-                deleted = try writer.delete(schema, id: id)
+                deleted = try await writer.delete(schema, id: id)
             }
             // A deleted user's devices stop receiving its notifications (PROTOCOL §11.1).
-            if deleted && isUserSchema { try writer.deletePushTokens(linkedTo: id) }
+            if deleted && isUserSchema { try await writer.deletePushTokens(linkedTo: id) }
             // Its social accounts are free to link to another user (§9).
-            if deleted && isUserSchema { try writer.deleteSocialLinks(userSchema: schema.name, userID: id) }
+            if deleted && isUserSchema { try await writer.deleteSocialLinks(userSchema: schema.name, userID: id) }
             return deleted
         }
         guard deleted else { throw DatastoreError.objectNotFoundForDelete }

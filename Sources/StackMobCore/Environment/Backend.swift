@@ -26,9 +26,9 @@ public struct Backend: Sendable {
     }
 
     /// Closes both environments' databases. Called once, at shutdown, after the last request.
-    public func close() throws {
-        try development.datastore.storage.close()
-        try production.datastore.storage.close()
+    public func close() async throws {
+        try await development.datastore.storage.close()
+        try await production.datastore.storage.close()
     }
 
     /// Creates the data directory if needed, resolves the keys, opens one SQLite database per

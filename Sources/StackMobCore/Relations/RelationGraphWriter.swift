@@ -26,25 +26,25 @@ final class RelationGraphWriter {
 
     /// Upserts `body` (with primary key `id`) into schema `name`: first every related object the
     /// relation map points at, then the object itself holding their ids.
-    func upsert(_ body: JSONObject, id: String, in name: String, relations: RelationMap) throws -> (object: JSONObject, created: Bool) {
-        let (flat, targets) = try flatten(body, in: name, relations: relations)
-        return try write(flat, id: id, in: name, relations: targets, upsert: true)
+    func upsert(_ body: JSONObject, id: String, in name: String, relations: RelationMap) async throws -> (object: JSONObject, created: Bool) {
+        let (flat, targets) = try await flatten(body, in: name, relations: relations)
+        return try await write(flat, id: id, in: name, relations: targets, upsert: true)
     }
 
     /// Creates one object, or with `upsert` updates the existing one with the same primary key.
     /// `relations` names the fields that are relationships to which schema.
-    func write(_ body: JSONObject, id: String, in name: String, relations: [String: String], upsert: Bool) throws -> (object: JSONObject, created: Bool) {
+    func write(_ body: JSONObject, id: String, in name: String, relations: [String: String], upsert: Bool) async throws -> (object: JSONObject, created: Bool) {
         var schema = schema(named: name)
         // Every schema the graph touches is checked: update for an existing object, else create (§12).
-        if upsert, let current = schema, let existing = try datastore.existingForUpsert(schema, name: name, id: id, caller: caller, writer: writer) {
-            let (object, updated) = try datastore.applyUpdate(
+        if upsert, let current = schema, let existing = try await datastore.existingForUpsert(schema, name: name, id: id, caller: caller, writer: writer) {
+            let (object, updated) = try await datastore.applyUpdate(
                 body, to: existing, id: id, schema: current, caller: caller, now: now, writer: writer, relations: relations)
             evolved[name] = updated
             return (object, false)
         }
-        _ = try datastore.authorize(.create, on: name, definition: schema, caller: caller, reader: writer)
+        _ = try await datastore.authorize(.create, on: name, definition: schema, caller: caller, reader: writer)
         do {
-            let object = try datastore.insert(
+            let object = try await datastore.insert(
                 body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer, relations: relations)
             evolved[name] = schema
             return (object, true)
@@ -56,7 +56,7 @@ final class RelationGraphWriter {
     }
 
     /// The body with every related object replaced by its id, and the relation target by field.
-    private func flatten(_ body: JSONObject, in name: String, relations: RelationMap) throws -> (JSONObject, [String: String]) {
+    private func flatten(_ body: JSONObject, in name: String, relations: RelationMap) async throws -> (JSONObject, [String: String]) {
         var flat = body
         var targets: [String: String] = [:]
         let schema = schema(named: name)
@@ -66,12 +66,12 @@ final class RelationGraphWriter {
             targets[field] = target
             switch body[field] {
             case .object(let related)?:
-                flat[field] = .string(try upsertRelated(related, in: target, relations: entry.children, path: field))
+                flat[field] = await .string(try upsertRelated(related, in: target, relations: entry.children, path: field))
             case .array(let elements)?:
                 var ids: [JSONValue] = []
                 for element in elements {
                     switch element {
-                    case .object(let related): ids.append(.string(try upsertRelated(related, in: target, relations: entry.children, path: field)))
+                    case .object(let related): await ids.append(.string(try upsertRelated(related, in: target, relations: entry.children, path: field)))
                     case .string: ids.append(element)
                     default: throw RelationError.invalidRelatedValue(field: field)
                     }
@@ -85,7 +85,7 @@ final class RelationGraphWriter {
         return (flat, targets)
     }
 
-    private func upsertRelated(_ related: JSONObject, in target: String, relations: RelationMap, path: String) throws -> String {
+    private func upsertRelated(_ related: JSONObject, in target: String, relations: RelationMap, path: String) async throws -> String {
         let primaryKey = schema(named: target)?.primaryKey ?? datastore.primaryKeyName(for: target)
         let id: String
         switch related[primaryKey] {
@@ -100,7 +100,7 @@ final class RelationGraphWriter {
         // Only the primary key: a reference to an object serialised elsewhere (iOS breaks cycles
         // so), not a change to it.
         if related.keys.allSatisfy({ $0 == primaryKey }) { return id }
-        _ = try upsert(related, id: id, in: target, relations: relations)
+        _ = try await upsert(related, id: id, in: target, relations: relations)
         return id
     }
 }

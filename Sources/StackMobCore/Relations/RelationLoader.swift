@@ -15,10 +15,10 @@ struct RelationLoader: Sendable {
     /// The related objects of a schema the caller may read (schema permissions, PROTOCOL §12):
     /// nil for all, `.nothing` for none. Added to the statement that loads them, so hidden
     /// objects are never loaded.
-    var visibleRows: @Sendable (SchemaDefinition, any StorageReader) throws -> RowFilter? = { _, _ in nil }
+    var visibleRows: @Sendable (SchemaDefinition, any StorageReader) async throws -> RowFilter? = { _, _ in nil }
 
     /// `objects` (all of `schema`) with their relations expanded `depth` levels deep.
-    func expand(_ objects: [JSONObject], schema: SchemaDefinition, depth: Int, reader: any StorageReader) throws -> [JSONObject] {
+    func expand(_ objects: [JSONObject], schema: SchemaDefinition, depth: Int, reader: any StorageReader) async throws -> [JSONObject] {
         let depth = min(depth, Self.maxDepth)
         guard depth > 0, !objects.isEmpty else { return objects }
         // Loaded (and admitted) objects by schema and id; ids already asked for, found or not.
@@ -41,10 +41,10 @@ struct RelationLoader: Sendable {
             for (target, ids) in wanted.sorted(by: { $0.key < $1.key }) {
                 // A target schema that was never created holds no objects: its ids are dropped.
                 guard let targetSchema = registry.definition(named: target) else { continue }
-                if rowsByTarget[target] == nil { rowsByTarget[target] = .some(try visibleRows(targetSchema, reader)) }
+                if rowsByTarget[target] == nil { rowsByTarget[target] = .some(try await visibleRows(targetSchema, reader)) }
                 let rows = rowsByTarget[target] ?? nil
                 if rows == .nothing { continue }
-                for object in try reader.fetchObjects(targetSchema, ids: ids, admitting: rows) {
+                for object in try await reader.fetchObjects(targetSchema, ids: ids, admitting: rows) {
                     guard let id = object[targetSchema.primaryKey]?.stringValue, let visible = admit(targetSchema, object) else { continue }
                     loaded[target, default: [:]][id] = visible
                     next.append((targetSchema, visible))

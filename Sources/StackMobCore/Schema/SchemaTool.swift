@@ -74,10 +74,10 @@ public enum SchemaTool {
         let backend = try await Backend.open(configuration, logger: logger)
         do {
             let value = try await body(backend)
-            try backend.close()
+            try await backend.close()
             return value
         } catch {
-            try? backend.close()
+            try? await backend.close()
             throw error
         }
     }

@@ -1,64 +1,66 @@
 /// The datastore's only way to reach persistent storage.
 ///
-/// Kept small on purpose, so that another engine (a PostgreSQL-wire one is planned) can be added
-/// without touching the domain. A `read` sees one consistent snapshot; a `write` is one
-/// transaction: everything its closure does commits together or not at all. Closures run
-/// synchronously on the engine's connection and must do no network I/O.
+/// Kept small on purpose, so that each engine (SQLite, PostgreSQL) lives in its own module and the
+/// domain imports no database driver. A `read` sees one consistent snapshot; a `write` is one
+/// transaction: everything its closure does commits together or not at all. The closures are
+/// async because a network database answers asynchronously; they must not keep the transaction
+/// waiting on anything but the storage itself (no HTTP calls, no sleeps), since an engine may
+/// hold a connection or a thread for the whole closure.
 public protocol StorageEngine: Sendable {
-    func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) throws -> T) async throws -> T
-    func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) throws -> T) async throws -> T
+    func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T
+    func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T
     /// The persisted schema definitions, read once at start-up to fill the `SchemaRegistry`.
     func loadSchemaDefinitions() async throws -> [SchemaDefinition]
     /// Permissions and indexes recorded by deploys and the admin API, with the indexes that exist.
     func loadSchemaSettings() async throws -> StoredSchemaSettings
     /// Releases the database (files, connections) at shutdown; later calls fail.
-    func close() throws
+    func close() async throws
 }
 
 public protocol StorageReader {
     /// The stored object with every non-null column, password hashes included.
-    func fetchObject(_ schema: SchemaDefinition, id: String) throws -> JSONObject?
+    func fetchObject(_ schema: SchemaDefinition, id: String) async throws -> JSONObject?
     /// The matching objects in the query's order and window, compiled into one SQL statement.
-    func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> ObjectPage
+    func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> ObjectPage
     /// The stored objects among `ids`, in no particular order, in ONE statement whatever the
     /// number of ids (how expansion loads a level, PROTOCOL §5.5). With `rows`, only the objects
     /// it admits (schema permissions, §12), in the same statement.
-    func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) throws -> [JSONObject]
+    func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject]
 }
 
 extension StorageReader {
-    public func fetchObjects(_ schema: SchemaDefinition, ids: [String]) throws -> [JSONObject] {
-        try fetchObjects(schema, ids: ids, admitting: nil)
+    public func fetchObjects(_ schema: SchemaDefinition, ids: [String]) async throws -> [JSONObject] {
+        try await fetchObjects(schema, ids: ids, admitting: nil)
     }
 }
 
 public protocol StorageWriter: StorageReader {
     /// Creates the schema's table (when `previous` is nil) or adds the new fields' columns, records
     /// the definition, and publishes it to the registry once the transaction commits.
-    func evolveSchema(from previous: SchemaDefinition?, to next: SchemaDefinition) throws
+    func evolveSchema(from previous: SchemaDefinition?, to next: SchemaDefinition) async throws
     /// Inserts a new object. Throws `StorageError.duplicateKey` if the primary key exists.
-    func insert(_ object: JSONObject, into schema: SchemaDefinition) throws
+    func insert(_ object: JSONObject, into schema: SchemaDefinition) async throws
     /// Sets the given fields of an existing object; a `.null` value clears the field.
-    func update(_ schema: SchemaDefinition, id: String, changes: JSONObject) throws
+    func update(_ schema: SchemaDefinition, id: String, changes: JSONObject) async throws
     /// Deletes an object; false when there was none.
-    func delete(_ schema: SchemaDefinition, id: String) throws -> Bool
+    func delete(_ schema: SchemaDefinition, id: String) async throws -> Bool
     /// Deletes every object the filter matches. With `returning`, answers each deleted object's
     /// primary key and those fields (what must be cleaned up after the commit: files, tokens);
     /// with nil, nothing.
-    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter, returning: [String]?) throws -> [JSONObject]
+    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter, returning: [String]?) async throws -> [JSONObject]
     /// Removes the push tokens linked to a user id (the user object is being deleted, §11.1).
-    func deletePushTokens(linkedTo userID: String) throws
+    func deletePushTokens(linkedTo userID: String) async throws
     /// Removes the social accounts linked to a user (the user object is being deleted, §9).
-    func deleteSocialLinks(userSchema: String, userID: String) throws
+    func deleteSocialLinks(userSchema: String, userID: String) async throws
     /// Records an index and creates it now if its fields exist, else when they first do.
-    func declareIndex(schema: String, fields: [String]) throws
+    func declareIndex(schema: String, fields: [String]) async throws
     /// Drops a field's column with its indexes (`deploy --drop`); returns the definition without it.
-    func dropField(_ schema: SchemaDefinition, field: String) throws -> SchemaDefinition
+    func dropField(_ schema: SchemaDefinition, field: String) async throws -> SchemaDefinition
     /// Drops a schema's table and everything recorded about it (`deploy --drop`).
-    func dropSchema(_ schema: SchemaDefinition) throws
+    func dropSchema(_ schema: SchemaDefinition) async throws
     /// Records a schema's permissions (a deploy, the admin API); `onCommit` runs once they are
     /// committed, to publish them.
-    func recordPermissions(schema: String, _ permissions: SchemaPermissions, onCommit: @escaping @Sendable () -> Void) throws
+    func recordPermissions(schema: String, _ permissions: SchemaPermissions, onCommit: @escaping @Sendable () -> Void) async throws
 }
 
 /// What `_sm_schema_settings` and the database's indexes hold (issue 15).

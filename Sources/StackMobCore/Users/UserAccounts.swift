@@ -183,6 +183,6 @@ public struct UserAccounts: Sendable {
     /// The stored user, password hash included.
     func storedUser(_ schema: UserSchema, id: String) async throws -> JSONObject? {
         guard let definition = datastore.registry.definition(named: schema.name) else { return nil }
-        return try await datastore.storage.read { try $0.fetchObject(definition, id: id) }
+        return try await datastore.storage.read { try await $0.fetchObject(definition, id: id) }
     }
 }

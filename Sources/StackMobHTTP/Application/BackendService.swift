@@ -17,7 +17,7 @@ struct BackendService: Service, CustomStringConvertible {
     func run() async throws {
         try? await gracefulShutdown()
         do {
-            try backend.close()
+            try await backend.close()
         } catch {
             logger.error("Closing the databases failed", metadata: ["sm.error": "\(error)"])
         }

@@ -17,7 +17,7 @@ struct RowFilterStorageTests {
     }
 
     private func ids(_ engine: SQLiteStorageEngine, _ schema: SchemaDefinition, _ rows: RowFilter) async throws -> Set<String> {
-        let page = try await engine.read { try $0.fetchObjects(schema, query: ObjectQuery(filter: .access(rows))) }
+        let page = try await engine.read { try await $0.fetchObjects(schema, query: ObjectQuery(filter: .access(rows))) }
         return Set(page.objects.compactMap { $0[schema.primaryKey]?.stringValue })
     }
 

@@ -15,12 +15,12 @@ struct RelationLoaderTests {
                 in: "doc", relations: try RelationMap.parse("tags=tag&main=tag"), caller: .anonymous)
             let schema = try #require(registry.definition(named: "doc"))
             let loader = RelationLoader(registry: registry, admit: { _, object in object["secret"] == true ? nil : object })
-            let expanded = try await engine.read { reader in try loader.expand([written.object], schema: schema, depth: 1, reader: reader) }
+            let expanded = try await engine.read { reader in try await loader.expand([written.object], schema: schema, depth: 1, reader: reader) }
             let tags = try #require(expanded.first?["tags"]?.arrayValue)
             #expect(tags.compactMap { $0.objectValue?["tag_id"]?.stringValue } == ["t2"])
             #expect(expanded.first?["main"] == nil)
             // Depth 0 leaves the ids as stored.
-            let plain = try await engine.read { reader in try loader.expand([written.object], schema: schema, depth: 0, reader: reader) }
+            let plain = try await engine.read { reader in try await loader.expand([written.object], schema: schema, depth: 0, reader: reader) }
             #expect(plain.first?["tags"] == ["t1", "t2", "gone"])
         }
     }

@@ -62,15 +62,17 @@ public final class SQLiteStorageEngine: StorageEngine {
         }
     }
 
-    public func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
         try await pool.read { db in
-            try work(SQLiteTransaction(db: db, registry: self.registry, indexes: self.indexes))
+            let transaction = SQLiteTransaction(db: db, registry: self.registry, indexes: self.indexes)
+            return try ConnectionExecutor.run { try await work(transaction) }
         }
     }
 
-    public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {
         try await pool.write { db in
-            try work(SQLiteTransaction(db: db, registry: self.registry, indexes: self.indexes))
+            let transaction = SQLiteTransaction(db: db, registry: self.registry, indexes: self.indexes)
+            return try ConnectionExecutor.run { try await work(transaction) }
         }
     }
 

@@ -4,7 +4,8 @@ import GRDB
 ///
 /// SQL is assembled only from identifiers that the domain validated (`Identifier`) and that are
 /// always double-quoted here; every value is a bound argument.
-struct SQLiteTransaction: StorageWriter {
+// Unchecked: it is used only inside `ConnectionExecutor.run`, on the connection's own thread.
+struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
     let db: Database
     let registry: SchemaRegistry
     let indexes: IndexPlan
