@@ -44,16 +44,24 @@ let package = Package(
         ),
         // The system zlib (already linked through swift-nio-extras): gzip copies of HTML5 files.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-        // The domain: schemas, objects, storage. Imports no Hummingbird and no NIO.
+        // The domain: schemas, objects, users, push, and the storage boundary every engine
+        // implements. Imports no Hummingbird, no NIO and no database driver.
         .target(
             name: "StackMobCore",
             dependencies: [
-                "StackMobMigrations",
                 "CZlib",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The embedded engine: SQLite files through GRDB.
+        .target(
+            name: "StackMobSQLite",
+            dependencies: [
+                "StackMobCore",
+                "StackMobMigrations",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Outgoing mail over SMTP (STARTTLS, AUTH), on SwiftNIO.
@@ -72,6 +80,8 @@ let package = Package(
             name: "StackMobHTTP",
             dependencies: [
                 "StackMobCore",
+                // The composition root picks the engine the configuration names.
+                "StackMobSQLite",
                 "StackMobMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -111,7 +121,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StackMobCoreTests",
-            dependencies: ["StackMobCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["StackMobCore", "StackMobSQLite", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "StackMobMailTests",
@@ -126,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "StackMobHTTPTests",
             dependencies: [
-                "StackMobHTTP", "StackMobCore", "StackMobTestSupport",
+                "StackMobHTTP", "StackMobCore", "StackMobSQLite", "StackMobTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

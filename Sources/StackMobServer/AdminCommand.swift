@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StackMobCore
+import StackMobHTTP
 
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +32,7 @@ struct AdminCommand: AsyncParsableCommand {
             guard let password, !password.isEmpty else { throw ValidationError("no password given on standard input") }
             do {
                 try await DataOptions.reportingSetupErrors {
-                    try await AdminTool.addOperator(configuration: configuration, name: name, password: password, logger: DataOptions.logger)
+                    try await AdminTool.addOperator(configuration: configuration, storage: try StorageSelection.provider(for: configuration, logger: DataOptions.logger), name: name, password: password, logger: DataOptions.logger)
                 }
             } catch let error as AdminError {
                 FileHandle.standardError.write(Data("stackmob-server: \(error.message)\n".utf8))

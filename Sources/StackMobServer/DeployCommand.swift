@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StackMobCore
+import StackMobHTTP
 
 /// `stackmob-server deploy`: applies development's schemas (or a file) to production (or another
 /// environment), additively, in one transaction; prints the plan.
@@ -21,7 +22,8 @@ struct DeployCommand: AsyncParsableCommand {
         let target = try DataOptions.environment(to, option: "--to")
         let (configuration, source, apply, drop) = (try data.load(), try source.resolve(), !dryRun, drop)
         let (plan, backup) = try await DataOptions.reportingSetupErrors {
-            try await SchemaTool.plan(configuration: configuration, from: source, to: target, apply: apply, drop: drop, logger: DataOptions.logger)
+            try await SchemaTool.plan(
+                configuration: configuration, storage: try StorageSelection.provider(for: configuration, logger: DataOptions.logger), from: source, to: target, apply: apply, drop: drop, logger: DataOptions.logger)
         }
         print(SchemaTool.report(plan, target: target, applied: !dryRun, backup: backup))
         if !plan.conflicts.isEmpty { throw ExitCode(1) }

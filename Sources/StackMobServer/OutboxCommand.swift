@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StackMobCore
+import StackMobHTTP
 
 /// `stackmob-server outbox`: prints the mail kept in an environment's outbox (when no SMTP server
 /// is configured), e.g. the temporary password of a forgotPassword request.
@@ -22,7 +23,7 @@ struct OutboxCommand: AsyncParsableCommand {
         }
         var configuration = try ConfigurationLoader.load(file: configFile, environment: ProcessInfo.processInfo.environment)
         if let dataDirectory { configuration.dataDirectory = dataDirectory }
-        let entries = try await Outbox.read(configuration: configuration, environment: kind)
+        let entries = try await Outbox.read(storage: try StorageSelection.provider(for: configuration, logger: DataOptions.logger), environment: kind)
         if entries.isEmpty { print("The \(kind.rawValue) outbox is empty.") }
         for entry in entries {
             let date = Date(timeIntervalSince1970: Double(entry.createdAt) / 1000)

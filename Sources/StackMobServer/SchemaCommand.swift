@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import StackMobCore
+import StackMobHTTP
 
 /// `stackmob-server schema export|diff`: schemas as code (config/README.md, "Schemas").
 struct SchemaCommand: AsyncParsableCommand {
@@ -20,7 +21,7 @@ struct SchemaCommand: AsyncParsableCommand {
             let kind = try DataOptions.environment(env, option: "--env")
             let configuration = try data.load()
             let exported = try await DataOptions.reportingSetupErrors {
-                try await SchemaTool.export(configuration: configuration, environment: kind, logger: DataOptions.logger)
+                try await SchemaTool.export(configuration: configuration, storage: try StorageSelection.provider(for: configuration, logger: DataOptions.logger), environment: kind, logger: DataOptions.logger)
             }
             print(exported, terminator: "")
         }
@@ -38,7 +39,8 @@ struct SchemaCommand: AsyncParsableCommand {
             let target = try DataOptions.environment(env, option: "--env")
             let (configuration, source) = (try data.load(), try source.resolve())
             let (plan, _) = try await DataOptions.reportingSetupErrors {
-                try await SchemaTool.plan(configuration: configuration, from: source, to: target, apply: false, logger: DataOptions.logger)
+                try await SchemaTool.plan(
+                configuration: configuration, storage: try StorageSelection.provider(for: configuration, logger: DataOptions.logger), from: source, to: target, apply: false, logger: DataOptions.logger)
             }
             print(SchemaTool.report(plan, target: target, applied: false))
             if !plan.conflicts.isEmpty { throw ExitCode(1) }

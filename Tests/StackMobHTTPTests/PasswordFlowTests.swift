@@ -8,7 +8,7 @@ struct PasswordFlowTests {
     /// The temporary password of the last outbox message of the development environment.
     static func temporaryPassword(in directory: String) async throws -> (recipient: String, password: String) {
         let configuration = TestServer.configuration(dataDirectory: directory)
-        let entries = try await Outbox.read(configuration: configuration, environment: .development)
+        let entries = try await Outbox.read(storage: try TestServer.storage(configuration), environment: .development)
         let last = try #require(entries.last)
         let line = try #require(last.message.body.split(separator: "\n").first { $0.hasPrefix("Temporary password: ") })
         return (last.message.to, String(line.dropFirst("Temporary password: ".count)))

@@ -28,6 +28,11 @@ public enum TestServer {
         return configuration
     }
 
+    /// The storage the configuration names, as the executable opens it (admin tasks in tests).
+    public static func storage(_ configuration: ServerConfiguration) throws -> any StorageProvider {
+        try StorageSelection.provider(for: configuration, logger: quietLogger)
+    }
+
     /// Starts the server on a new temporary data directory, hands `body` a client, stops the
     /// server and removes the directory.
     public static func run<Value: Sendable>(

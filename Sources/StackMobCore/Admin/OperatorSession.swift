@@ -4,6 +4,13 @@ public struct OperatorSession: Sendable, Equatable {
     public let token: String?
     public let csrfToken: String
     public let expiresAt: Int64
+
+    public init(operatorName: String, token: String?, csrfToken: String, expiresAt: Int64) {
+        self.operatorName = operatorName
+        self.token = token
+        self.csrfToken = csrfToken
+        self.expiresAt = expiresAt
+    }
 }
 
 /// One line of the audit log: who changed what, when.
@@ -16,6 +23,14 @@ public struct AuditEntry: Sendable, Equatable {
     public let action: String
     /// What was changed, never a secret.
     public let detail: JSONValue
+
+    public init(id: Int64, at: Int64, operatorName: String, action: String, detail: JSONValue) {
+        self.id = id
+        self.at = at
+        self.operatorName = operatorName
+        self.action = action
+        self.detail = detail
+    }
 
     public var json: JSONValue {
         ["id": .integer(id), "at": .integer(at), "operator": .string(operatorName), "action": .string(action), "detail": detail]

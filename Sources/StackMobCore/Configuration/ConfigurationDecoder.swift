@@ -41,8 +41,22 @@ struct ConfigurationDecoder {
             configuration.failureLimits = failures
         }
         if let storage = try root.section("storage") {
-            try storage.refuseUnknownKeys(["synchronous"])
-            configuration.durability = try storage.choice("synchronous", SQLiteStorageEngine.Durability.self) ?? configuration.durability
+            try storage.refuseUnknownKeys(["engine", "synchronous", "postgresql"])
+            configuration.storage.engine = try storage.choice("engine", StorageSettings.Engine.self) ?? configuration.storage.engine
+            configuration.durability = try storage.choice("synchronous", StorageSettings.Durability.self) ?? configuration.durability
+            if let postgresql = try storage.section("postgresql") {
+                try postgresql.refuseUnknownKeys(
+                    ["url", "pool_size", "tls", "statement_timeout_seconds", "connect_timeout_seconds", "schema_prefix"])
+                var settings = configuration.storage.postgresql
+                settings.url = try postgresql.string("url") ?? settings.url
+                settings.poolSize = try postgresql.integer("pool_size", in: 1...1_000) ?? settings.poolSize
+                settings.tls = try postgresql.choice("tls", PostgreSQLSettings.TLSMode.self) ?? settings.tls
+                settings.statementTimeoutSeconds =
+                    try postgresql.integer("statement_timeout_seconds", in: 1...86_400) ?? settings.statementTimeoutSeconds
+                settings.connectTimeoutSeconds = try postgresql.integer("connect_timeout_seconds", in: 1...600) ?? settings.connectTimeoutSeconds
+                settings.schemaPrefix = try postgresql.string("schema_prefix") ?? settings.schemaPrefix
+                configuration.storage.postgresql = settings
+            }
         }
         if let passwords = try root.section("passwords") {
             try passwords.refuseUnknownKeys(["pbkdf2_rounds"])

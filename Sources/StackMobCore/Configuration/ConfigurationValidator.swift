@@ -26,6 +26,7 @@ enum ConfigurationValidator {
             throw ConfigurationError(
                 key: "limits.request_timeout_seconds", "must be more than custom_code.timeout_seconds (\(configuration.customCodeTimeoutSeconds))")
         }
+        try validateStorage(configuration.storage)
         try MailSettingsValidator.validate(configuration.mail)
         try validateFiles(configuration.files)
         try validatePush(configuration)

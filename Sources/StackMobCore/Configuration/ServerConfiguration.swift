@@ -24,7 +24,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxConnections = 10_000
     /// Failed attempts at secrets allowed per client address and per account (429 beyond).
     public var failureLimits = FailureLimits()
-    public var durability = SQLiteStorageEngine.Durability.full
+    /// The database engine and its settings (`storage`).
+    public var storage = StorageSettings()
+    /// SQLite's `storage.synchronous`.
+    public var durability: StorageSettings.Durability {
+        get { storage.durability }
+        set { storage.durability = newValue }
+    }
     public var passwordRounds = PasswordHasher.defaultRounds
     /// Binary fields (PROTOCOL §7): where files are stored and served.
     public var files = FileSettings()

@@ -25,17 +25,21 @@ public struct Backend: Sendable {
         }
     }
 
+    /// Where the environments' data lives: the engine the configuration chose.
+    public let storage: any StorageProvider
+
     /// Closes both environments' databases. Called once, at shutdown, after the last request.
     public func close() async throws {
         try await development.datastore.storage.close()
         try await production.datastore.storage.close()
     }
 
-    /// Creates the data directory if needed, resolves the keys, opens one SQLite database per
-    /// environment (applying migrations) and loads the schema registries.
+    /// Creates the data directory if needed (keys and local files live there whatever the
+    /// engine), resolves the keys, opens each environment's storage (applying migrations) and
+    /// loads the schema registries.
     public static func open(
-        _ configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), mailer: (any Mailer)? = nil,
-        fileStore: (any FileStore)? = nil, logger: Logger
+        _ configuration: ServerConfiguration, storage provider: any StorageProvider, clock: any ServerClock = SystemClock(),
+        mailer: (any Mailer)? = nil, fileStore: (any FileStore)? = nil, logger: Logger
     ) async throws -> Backend {
         let directory = configuration.dataDirectory
         do {
@@ -48,28 +52,27 @@ public struct Backend: Sendable {
         var operators: OperatorStore?
         for kind in EnvironmentKind.allCases {
             let settings = configuration.settings(for: kind)
-            let path = (directory as NSString).appendingPathComponent("\(kind.rawValue).sqlite")
             let registry = SchemaRegistry()
-            let storage = try SQLiteStorageEngine(
-                path: path, durability: configuration.durability, registry: registry, indexes: settings.indexes)
+            let storage = try await provider.open(kind, registry: registry, indexes: settings.indexes)
             let datastore = try await Datastore.open(
-                storage: storage, registry: registry, inferenceEnabled: settings.schemaInference,
+                storage: storage.engine, registry: registry, inferenceEnabled: settings.schemaInference,
                 userSchemas: settings.userSchemas, relationships: settings.relationships,
                 schemas: settings.schemas.values.sorted { $0.name < $1.name }, clock: clock,
                 passwordHasher: PasswordHasher(rounds: configuration.passwordRounds), access: settings.access)
-            let tokens = SQLiteTokenStore(engine: storage)
             if kind == .production {
-                operators = OperatorStore(engine: storage, hasher: PasswordHasher(rounds: configuration.passwordRounds), clock: clock)
+                operators = OperatorStore(
+                    storage: storage.operators, hasher: PasswordHasher(rounds: configuration.passwordRounds), clock: clock)
             }
             let users = UserAccounts(
-                datastore: datastore, store: tokens, settings: settings, clock: clock,
-                mailer: mailer ?? OutboxMailer(store: tokens, clock: clock, environment: kind, logger: logger), logger: logger)
+                datastore: datastore, store: storage.tokens, settings: settings, clock: clock,
+                mailer: mailer ?? OutboxMailer(store: storage.tokens, clock: clock, environment: kind, logger: logger),
+                nonces: storage.nonces, logger: logger)
             environments[kind] = AppEnvironment(kind: kind, keys: keys[kind]!, settings: settings, datastore: datastore, users: users,
-                push: TokenRegistry(engine: storage, clock: clock))
+                push: TokenRegistry(store: storage.push, clock: clock))
             logger.info(
                 "Environment ready",
                 metadata: [
-                    "sm.environment": "\(kind.rawValue)", "sm.database": "\(path)",
+                    "sm.environment": "\(kind.rawValue)", "sm.database": "\(provider.location(of: kind))",
                     "sm.schemas": "\(registry.all().count)", "sm.schema_inference": "\(settings.schemaInference)",
                     "sm.permission_schemas": "\(settings.access.schemas.keys.sorted().joined(separator: ","))",
                 ])
@@ -82,6 +85,6 @@ public struct Backend: Sendable {
         return Backend(
             configuration: configuration, development: environments[.development]!, production: environments[.production]!,
             mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory),
-            failureLimiter: FailureLimiter(policy: configuration.failureLimits), operators: operators!)
+            failureLimiter: FailureLimiter(policy: configuration.failureLimits), operators: operators!, storage: provider)
     }
 }

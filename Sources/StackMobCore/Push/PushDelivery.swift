@@ -46,4 +46,10 @@ public struct PushSendResult: Sendable, Equatable {
     public let deliveries: Int
     /// Recipient tokens whose type cannot carry a payload this large (iOS above 256 bytes).
     public let skippedForSize: Int
+
+    public init(notificationID: String, deliveries: Int, skippedForSize: Int) {
+        self.notificationID = notificationID
+        self.deliveries = deliveries
+        self.skippedForSize = skippedForSize
+    }
 }

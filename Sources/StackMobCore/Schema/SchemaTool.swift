@@ -11,8 +11,10 @@ public enum SchemaTool {
         case file(String)
     }
 
-    public static func export(configuration: ServerConfiguration, environment: EnvironmentKind, logger: Logger) async throws -> String {
-        try await withBackend(configuration, logger: logger) { backend in
+    public static func export(
+        configuration: ServerConfiguration, storage: any StorageProvider, environment: EnvironmentKind, logger: Logger
+    ) async throws -> String {
+        try await withBackend(configuration, storage: storage, logger: logger) { backend in
             JSONWriter.pretty(SchemaDeclaration.document(try await backend.environment(environment).datastore.declarations()))
         }
     }
@@ -21,10 +23,10 @@ public enum SchemaTool {
     /// transaction). `drop` also drops what the target holds and the source does not declare,
     /// after copying the target's database to `<data_dir>/backups/` (answered as `backup`).
     public static func plan(
-        configuration: ServerConfiguration, from source: Source, to target: EnvironmentKind, apply: Bool, drop: Bool = false,
-        logger: Logger
+        configuration: ServerConfiguration, storage: any StorageProvider, from source: Source, to target: EnvironmentKind, apply: Bool,
+        drop: Bool = false, logger: Logger
     ) async throws -> (plan: SchemaPlan, backup: String?) {
-        try await withBackend(configuration, logger: logger) { backend in
+        try await withBackend(configuration, storage: storage, logger: logger) { backend in
             let declarations: [SchemaDeclaration]
             switch source {
             case .environment(let kind): declarations = try await backend.environment(kind).datastore.declarations()
@@ -35,7 +37,7 @@ public enum SchemaTool {
             let dropping = drop && !plan.extra.isEmpty
             guard apply, plan.conflicts.isEmpty, !plan.changes.isEmpty || dropping else { return (plan, nil) }
             var backup: String?
-            if dropping, let engine = datastore.storage as? SQLiteStorageEngine {
+            if dropping, let engine = datastore.storage as? any StorageBackup {
                 let directory = (configuration.dataDirectory as NSString).appendingPathComponent("backups")
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 let path = (directory as NSString).appendingPathComponent("\(target.rawValue)-\(Int64(Date().timeIntervalSince1970 * 1000)).sqlite")
@@ -69,9 +71,9 @@ public enum SchemaTool {
     }
 
     private static func withBackend<Value: Sendable>(
-        _ configuration: ServerConfiguration, logger: Logger, _ body: (Backend) async throws -> Value
+        _ configuration: ServerConfiguration, storage: any StorageProvider, logger: Logger, _ body: (Backend) async throws -> Value
     ) async throws -> Value {
-        let backend = try await Backend.open(configuration, logger: logger)
+        let backend = try await Backend.open(configuration, storage: storage, logger: logger)
         do {
             let value = try await body(backend)
             try await backend.close()

@@ -20,9 +20,10 @@ extension UserAccounts {
         guard matches(authorization, macKey: macKey, credentials) else { throw .badSignature }
         // Checked after the signature, so forged requests cannot fill the cache.
         let keepUntil = window.nonceExpiry(for: authorization.timestamp, now: now)
-        let fresh = await nonces.record(
+        // Fails closed: when the shared replay cache cannot answer, the request is refused.
+        let fresh = (try? await nonces.record(
             token: session.accessHash, ts: authorization.timestamp, nonce: authorization.nonce, mac: authorization.mac, expiresAt: keepUntil,
-            now: now)
+            now: now)) ?? false
         guard fresh else { throw .replayedNonce }
         return .user(schema: session.userSchema, id: session.userID)
     }

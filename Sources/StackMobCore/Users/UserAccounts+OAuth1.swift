@@ -16,7 +16,8 @@ extension UserAccounts {
         guard OAuth1Verification.matches(authorization, secret: keys.privateKey, credentials) else { throw .badOAuthSignature }
         // Recorded only once the signature is good, so forged requests cannot fill the cache.
         let keepUntil = window.nonceExpiry(for: timestamp, now: now)
-        let fresh = await nonces.record(token: "oauth1\n\(consumerKey)", ts: timestamp, nonce: nonce, mac: "", expiresAt: keepUntil, now: now)
+        // Fails closed: when the shared replay cache cannot answer, the request is refused.
+        let fresh = (try? await nonces.record(token: "oauth1\n\(consumerKey)", ts: timestamp, nonce: nonce, mac: "", expiresAt: keepUntil, now: now)) ?? false
         guard fresh else { throw .replayedOAuthNonce }
         return .privateKey
     }

@@ -11,7 +11,7 @@ public struct UserAccounts: Sendable {
     let settings: EnvironmentSettings
     let clock: any ServerClock
     let mailer: any Mailer
-    let nonces: NonceCache
+    let nonces: any NonceStore
     let logger: Logger
 
     /// How long a forgotPassword temporary password works (§8.6).
@@ -19,14 +19,14 @@ public struct UserAccounts: Sendable {
 
     public init(
         datastore: Datastore, store: any TokenStore, settings: EnvironmentSettings, clock: any ServerClock, mailer: any Mailer,
-        logger: Logger
+        nonces: any NonceStore = NonceCache(), logger: Logger
     ) {
         self.datastore = datastore
         self.store = store
         self.settings = settings
         self.clock = clock
         self.mailer = mailer
-        self.nonces = NonceCache()
+        self.nonces = nonces
         self.logger = logger
     }
 

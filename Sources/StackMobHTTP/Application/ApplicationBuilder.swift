@@ -26,7 +26,7 @@ public func buildApplication(
     let pushServices: [any Service]
     do {
         backend = try await Backend.open(
-            configuration, clock: clock, mailer: mailer, fileStore: makeFileStore(configuration, client: webhooks), logger: logger)
+            configuration, storage: try StorageSelection.provider(for: configuration, logger: logger), clock: clock, mailer: mailer, fileStore: makeFileStore(configuration, client: webhooks), logger: logger)
         pushServices = try await makePushServices(backend: backend, clock: clock, webhooks: webhooks, logger: logger, onServerRunning: onPushServerRunning)
     } catch {
         // The app never runs, so its services never shut the client down.

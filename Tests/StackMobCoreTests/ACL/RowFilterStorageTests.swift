@@ -1,5 +1,6 @@
 import Foundation
 import StackMobCore
+import StackMobSQLite
 import Testing
 
 /// Row rules run inside SQLite: what they admit, and that an owner-restricted page uses the

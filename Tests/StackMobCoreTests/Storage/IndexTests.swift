@@ -1,5 +1,6 @@
 import Foundation
 import StackMobCore
+import StackMobSQLite
 import Testing
 
 /// Queries must use indexes: checked with SQLite's own query plan.

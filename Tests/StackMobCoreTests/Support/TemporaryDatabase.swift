@@ -1,5 +1,6 @@
 import Foundation
 import StackMobCore
+import StackMobSQLite
 
 /// A SQLite storage engine on a new temporary directory, for tests of the domain below HTTP.
 enum TemporaryDatabase {

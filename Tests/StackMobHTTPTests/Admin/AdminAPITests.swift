@@ -18,7 +18,7 @@ struct AdminAPITests {
         try await TestServer.withDataDirectory { directory in
             let configuration = TestServer.configuration(dataDirectory: directory)
             if withOperator {
-                try await AdminTool.addOperator(configuration: configuration, name: "ops", password: password, logger: TestServer.quietLogger)
+                try await AdminTool.addOperator(configuration: configuration, storage: try TestServer.storage(configuration), name: "ops", password: password, logger: TestServer.quietLogger)
             }
             return try await TestServer.run(configuration: configuration, clock: clock, logger: logger, body)
         }

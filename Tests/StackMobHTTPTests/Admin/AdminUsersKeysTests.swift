@@ -93,7 +93,7 @@ struct AdminKeyRotationTests {
             var configuration = TestServer.configuration(dataDirectory: directory)
             configuration.production.publicKey = nil
             configuration.production.privateKey = nil
-            try await AdminTool.addOperator(configuration: configuration, name: "ops", password: AdminAPITests.password, logger: TestServer.quietLogger)
+            try await AdminTool.addOperator(configuration: configuration, storage: try TestServer.storage(configuration), name: "ops", password: AdminAPITests.password, logger: TestServer.quietLogger)
             let keysFile = (directory as NSString).appendingPathComponent("keys.json")
             try await TestServer.run(configuration: configuration) { client in
                 let auth = ["Authorization": "Bearer \(try await AdminAPITests.signIn(client).token)"]
@@ -152,7 +152,7 @@ struct AdminCustomCodeTests {
             var configuration = TestServer.configuration(dataDirectory: directory)
             // Port 9 (discard) on loopback: nothing listens, the call fails at once.
             configuration.development.customCode = [CustomCodeMethod(name: "broken", url: "http://127.0.0.1:9/hook")]
-            try await AdminTool.addOperator(configuration: configuration, name: "ops", password: AdminAPITests.password, logger: TestServer.quietLogger)
+            try await AdminTool.addOperator(configuration: configuration, storage: try TestServer.storage(configuration), name: "ops", password: AdminAPITests.password, logger: TestServer.quietLogger)
             try await TestServer.run(configuration: configuration) { client in
                 #expect(try await client.get("/broken").status == .serviceUnavailable)
                 let auth = ["Authorization": "Bearer \(try await AdminAPITests.signIn(client).token)"]

@@ -1,5 +1,6 @@
 import Foundation
 import StackMobCore
+import StackMobSQLite
 import StackMobTestSupport
 import Testing
 

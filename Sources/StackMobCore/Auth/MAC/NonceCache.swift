@@ -3,7 +3,7 @@
 /// Keyed on (token, ts, nonce, mac): the SDKs draw nonces from only ~10⁴ values, so two honest
 /// requests may share (ts, nonce) but not the mac. An entry is only needed while its timestamp is
 /// inside the window; after that the timestamp check refuses the request anyway.
-public actor NonceCache {
+public actor NonceCache: NonceStore {
     private var expiries: [String: Int64] = [:]
     private let capacity: Int
 

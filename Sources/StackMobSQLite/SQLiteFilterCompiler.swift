@@ -1,4 +1,5 @@
 import GRDB
+import StackMobCore
 
 /// Compiles a typed filter into a SQLite `WHERE` expression with bound arguments.
 ///

@@ -1,4 +1,5 @@
 import GRDB
+import StackMobCore
 
 /// Schema settings in SQLite (issue 15): the indexes that exist, read back from their names
 /// (`IndexPlan`), and what deploys and the admin API recorded in `_sm_schema_settings`.

@@ -1,3 +1,5 @@
+import StackMobCore
+
 /// Schema-permission row rules (PROTOCOL §12) as SQL. Columns are qualified with their table, so
 /// that a rule on the owner's user object (a subquery on the user table) can never pick up a
 /// column of the outer table by mistake; every value is bound.

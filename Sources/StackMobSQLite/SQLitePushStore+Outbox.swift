@@ -1,15 +1,14 @@
 import Foundation
 import GRDB
+import StackMobCore
 
 /// Durable sending (PROTOCOL §11): accepting a send writes one outbox row per delivery in the
 /// same transaction; the delivery service reads due rows and records each outcome.
-extension TokenRegistry {
-    /// Validates and accepts a notification. With `fake` (Java SDK fake mode) the recipients are
-    /// resolved and checked but nothing is written or delivered.
-    public func send(_ payload: PushPayload, to recipients: PushRecipients, fake: Bool) async throws -> PushSendResult {
-        let notificationID = UUID().uuidString.lowercased()
-        let now = clock.nowMilliseconds()
-        return try await pool.write { db in
+extension SQLitePushStore {
+    public func enqueue(_ payload: PushPayload, to recipients: PushRecipients, fake: Bool, notificationID: String, at now: Int64) async throws
+        -> PushSendResult
+    {
+        try await pool.write { db in
             var targets: [(token: PushToken, user: String?)] = []
             switch recipients {
             case .everyone:
@@ -50,10 +49,10 @@ extension TokenRegistry {
         }
     }
 
-    /// Pending deliveries whose next attempt is due, oldest first.
-    public func dueDeliveries(limit: Int) async throws -> [PushDelivery] {
-        let now = clock.nowMilliseconds()
-        return try await pool.read { db in
+    /// One process owns a SQLite database, so nothing needs claiming: the lease is not written,
+    /// and deliveries that were in flight at a crash are due again as soon as it restarts.
+    public func claimDueDeliveries(limit: Int, at now: Int64, leaseUntil: Int64) async throws -> [PushDelivery] {
+        try await pool.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -72,8 +71,7 @@ extension TokenRegistry {
         }
     }
 
-    public func markDelivered(_ delivery: PushDelivery) async throws {
-        let now = clock.nowMilliseconds()
+    public func markDelivered(_ delivery: PushDelivery, at now: Int64) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE _sm_push_outbox SET state = 'delivered', attempts = attempts + 1, finished_at = ?, last_error = NULL WHERE id = ?",
@@ -81,10 +79,7 @@ extension TokenRegistry {
         }
     }
 
-    /// A failed attempt: the row waits until `nextAttemptAt`, or is given up (`failed`) when no
-    /// attempt is left.
-    public func recordFailure(_ delivery: PushDelivery, reason: String, nextAttemptAt: Int64?) async throws {
-        let now = clock.nowMilliseconds()
+    public func recordFailure(_ delivery: PushDelivery, reason: String, nextAttemptAt: Int64?, at now: Int64) async throws {
         try await pool.write { db in
             if let nextAttemptAt {
                 try db.execute(
@@ -98,10 +93,7 @@ extension TokenRegistry {
         }
     }
 
-    /// The sender called the token invalid: it leaves the registry for the expired list, and its
-    /// other pending deliveries are dropped, in one transaction.
-    public func expire(_ delivery: PushDelivery, reason: String) async throws {
-        let now = clock.nowMilliseconds()
+    public func expire(_ delivery: PushDelivery, reason: String, at now: Int64) async throws {
         let type = delivery.token.type.rawValue
         let token = delivery.token.token
         try await pool.write { db in
@@ -129,7 +121,6 @@ extension TokenRegistry {
         }
     }
 
-    /// Outbox rows by state (`pending`, `delivered`, `expired`, `failed`): for logs and tests.
     public func outboxCounts() async throws -> [String: Int] {
         try await pool.read { db in
             var counts: [String: Int] = [:]
@@ -137,6 +128,13 @@ extension TokenRegistry {
                 counts[row["state"]] = row["n"]
             }
             return counts
+        }
+    }
+
+    public func sweepFinishedDeliveries(before cutoff: Int64) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM _sm_push_outbox WHERE state <> 'pending' AND finished_at < ?", arguments: [cutoff])
+            return db.changesCount
         }
     }
 }

@@ -1,4 +1,5 @@
 import GRDB
+import StackMobCore
 
 /// Social accounts linked to users (table of migration v006).
 extension SQLiteTokenStore {

@@ -1,4 +1,5 @@
 import GRDB
+import StackMobCore
 
 /// How typed field values are stored in SQLite columns and read back.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StackMobCore
 
 /// `TokenStore` on the environment's SQLite database (tables of migration v002).
 public struct SQLiteTokenStore: TokenStore {

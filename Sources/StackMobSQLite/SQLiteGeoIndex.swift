@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StackMobCore
 
 /// The spatial index of a schema's geopoint field (one per schema, PROTOCOL §5.8): an R*Tree
 /// `_sm_geo_<schema>` keyed by the object's rowid, kept in step with the table by triggers, so it

@@ -1,4 +1,5 @@
 import Synchronization
+import StackMobCore
 
 /// The indexes the configuration asks for (`environments.<env>.indexes`), by schema: each index
 /// is one field, or several for a composite index (`["category", "price"]` serves a filter on

@@ -1,17 +1,12 @@
 import Foundation
 import GRDB
+import StackMobCore
 import StackMobMigrations
 
 /// The SQLite storage engine: one database file per environment, one `DatabasePool` (WAL mode,
 /// one writer, concurrent readers) for the life of the process, one table per user schema.
-public final class SQLiteStorageEngine: StorageEngine {
-    /// How hard a commit waits for the disk (SQLite's `synchronous` pragma).
-    public enum Durability: String, Sendable, CaseIterable {
-        /// Every commit is fsynced: a committed write survives a power loss. The default.
-        case full
-        /// Commits survive a crash of the process; the last ones may be lost on power loss.
-        case normal
-    }
+public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
+    public typealias Durability = StorageSettings.Durability
 
     let pool: DatabasePool
     private let registry: SchemaRegistry

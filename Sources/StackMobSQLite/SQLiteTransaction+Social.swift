@@ -1,4 +1,5 @@
 import GRDB
+import StackMobCore
 
 /// Social links' part of a datastore write (table of migration v006).
 extension SQLiteTransaction {

@@ -1,4 +1,5 @@
 import GRDB
+import StackMobCore
 
 /// One read snapshot or write transaction on a SQLite connection.
 ///

@@ -1,4 +1,5 @@
 import GRDB
+import StackMobCore
 
 /// Cookie sessions on the `_sm_cookie_sessions` table (migration v004).
 extension SQLiteTokenStore {

@@ -1,4 +1,5 @@
 import GRDB
+import StackMobCore
 
 /// The push registry's part of a datastore write (table of migration v005).
 extension SQLiteTransaction {

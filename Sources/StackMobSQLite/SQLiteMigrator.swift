@@ -1,4 +1,5 @@
 import GRDB
+import StackMobCore
 
 /// Applies the internal-table migrations of `migrations/` in order, each once, each in its own
 /// transaction. Applied names are recorded in `_sm_migrations` (our own table rather than GRDB's

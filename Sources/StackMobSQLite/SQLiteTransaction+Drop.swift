@@ -1,4 +1,5 @@
 import GRDB
+import StackMobCore
 
 /// `deploy --drop` (issue 15): the only way a field or schema is ever removed. The caller has
 /// made a copy of the database first (`SQLiteStorageEngine.backup`). Binary fields' files are

@@ -1,0 +1,5 @@
+/// Where MAC requests already seen are remembered, to refuse replays (PROTOCOL §3.2 step 6).
+public protocol NonceStore: Sendable {
+    /// Records the request; false when it was seen before and has not expired.
+    func record(token: String, ts: Int64, nonce: String, mac: String, expiresAt: Int64, now: Int64) async throws -> Bool
+}

@@ -1,0 +1,40 @@
+/// Opens the databases of the environments: what a storage engine module gives the domain.
+///
+/// The one place that knows which engine serves is the composition root (`buildApplication`,
+/// the CLI), which picks a provider from the configuration's `storage` section.
+public protocol StorageProvider: Sendable {
+    /// Opens one environment's storage, creating and migrating its database as needed.
+    /// `indexes` are the configured indexes by schema.
+    func open(_ environment: EnvironmentKind, registry: SchemaRegistry, indexes: [String: [[String]]]) async throws -> EnvironmentStorage
+    /// Where an environment's data lives, for logs and messages (a path, or a URL without its
+    /// password).
+    func location(of environment: EnvironmentKind) -> String
+}
+
+/// Everything one environment keeps, each behind the domain's own protocol.
+public struct EnvironmentStorage: Sendable {
+    public let engine: any StorageEngine
+    public let tokens: any TokenStore
+    public let push: any PushStore
+    public let operators: any OperatorStorage
+    /// The MAC nonces already seen: in memory for an engine served by one process, in the
+    /// database for one shared by several instances (a replay through another is refused).
+    public let nonces: any NonceStore
+
+    public init(
+        engine: any StorageEngine, tokens: any TokenStore, push: any PushStore, operators: any OperatorStorage,
+        nonces: any NonceStore
+    ) {
+        self.engine = engine
+        self.tokens = tokens
+        self.push = push
+        self.operators = operators
+        self.nonces = nonces
+    }
+}
+
+/// An engine that can copy its database while it serves (`deploy --drop` keeps such a copy).
+public protocol StorageBackup: Sendable {
+    /// Writes a consistent copy of the whole database to `path`.
+    func backup(to path: String) async throws
+}

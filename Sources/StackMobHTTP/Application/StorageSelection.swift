@@ -1,0 +1,15 @@
+import Logging
+import StackMobCore
+import StackMobSQLite
+
+/// The engine the configuration names (`storage.engine`): the one place that knows them all.
+public enum StorageSelection {
+    public static func provider(for configuration: ServerConfiguration, logger: Logger) throws -> any StorageProvider {
+        switch configuration.storage.engine {
+        case .sqlite:
+            return SQLiteStorageProvider(dataDirectory: configuration.dataDirectory, durability: configuration.durability)
+        case .postgresql:
+            throw ConfigurationError(key: "storage.engine", "postgresql is not available in this build")
+        }
+    }
+}
