@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -40,6 +41,7 @@ let package = Package(
                 .embedInCode("sql/v006_social.sql"),
                 .embedInCode("sql/v007_schema_settings.sql"),
                 .embedInCode("sql/v008_operators.sql"),
+                .embedInCode("postgresql/v001_internal_tables.sql"),
             ]
         ),
         // The system zlib (already linked through swift-nio-extras): gzip copies of HTML5 files.
@@ -64,6 +66,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The shared engine: PostgreSQL through postgres-nio, for several instances on one database.
+        .target(
+            name: "StackMobPostgres",
+            dependencies: [
+                "StackMobCore",
+                "StackMobMigrations",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // Outgoing mail over SMTP (STARTTLS, AUTH), on SwiftNIO.
         .target(
             name: "StackMobMail",
@@ -82,6 +96,7 @@ let package = Package(
                 "StackMobCore",
                 // The composition root picks the engine the configuration names.
                 "StackMobSQLite",
+                "StackMobPostgres",
                 "StackMobMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

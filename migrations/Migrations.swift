@@ -19,3 +19,11 @@ public enum InternalMigrations {
         String(decoding: bytes, as: UTF8.self)
     }
 }
+
+/// The PostgreSQL engine's migrations (`migrations/postgresql/`), applied in each environment's
+/// schema. The same rules as `InternalMigrations`; the two engines' lists are independent.
+public enum PostgreSQLMigrations {
+    public static let all: [(name: String, sql: String)] = [
+        ("v001_internal_tables", String(decoding: PackageResources.v001_internal_tables_sql, as: UTF8.self)),
+    ]
+}

@@ -33,6 +33,10 @@ struct DataOptions: ParsableArguments {
         } catch let error as DatastoreSetupError {
             FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
             throw ExitCode(78)
+        } catch let error as StorageUnavailableError {
+            // EX_UNAVAILABLE: a service the server needs is not there.
+            FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
+            throw ExitCode(69)
         }
     }
 

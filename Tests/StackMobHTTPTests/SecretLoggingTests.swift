@@ -54,7 +54,7 @@ struct SecretLoggingTests {
 
 @Suite("Secrets at rest")
 struct SecretsAtRestTests {
-    @Test("the database files hold no access token, refresh token, MAC key or temporary password in clear")
+    @Test("the database files hold no access token, refresh token, MAC key or temporary password in clear", .sqliteFiles)
     func noPlaintextSecretsOnDisk() async throws {
         try await TestServer.withDataDirectory { directory in
             let configuration = TestServer.configuration(dataDirectory: directory)

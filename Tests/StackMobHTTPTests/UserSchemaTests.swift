@@ -5,7 +5,7 @@ import Testing
 
 @Suite("User schemas: login field as primary key, passwords hashed and never returned")
 struct UserSchemaTests {
-    @Test("a password never appears in any response, and is stored only as a PBKDF2 hash")
+    @Test("a password never appears in any response, and is stored only as a PBKDF2 hash", .sqliteFiles)
     func passwordNeverReturned() async throws {
         try await TestServer.withDataDirectory { directory in
             let configuration = TestServer.configuration(dataDirectory: directory)

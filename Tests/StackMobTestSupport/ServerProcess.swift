@@ -57,7 +57,15 @@ public final class ServerProcess: Sendable {
         posix_spawnattr_setsigmask(&attributes, &noMask)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        let environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
+        var environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
+        if executable == Self.executableURL, let url = TestServer.postgreSQLURL, environment["STACKMOB_STORAGE__ENGINE"] == nil {
+            // The PostgreSQL run of the suite: the binary, too, keeps its data there, in the
+            // schemas of its data directory (as `TestServer` names them), else of its working one.
+            let dataDirectory = arguments.firstIndex(of: "--data-dir").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+            environment["STACKMOB_STORAGE__ENGINE"] = "postgresql"
+            environment["STACKMOB_STORAGE__POSTGRESQL__URL"] = url
+            environment["STACKMOB_STORAGE__POSTGRESQL__SCHEMA_PREFIX"] = TestServer.schemaPrefix(for: dataDirectory ?? directory)
+        }
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }

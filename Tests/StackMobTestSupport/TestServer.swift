@@ -25,7 +25,31 @@ public enum TestServer {
         configuration.development.privateKey = developmentPrivateKey
         configuration.production.publicKey = productionPublicKey
         configuration.production.privateKey = productionPrivateKey
+        if let url = postgreSQLURL {
+            configuration.storage.engine = .postgresql
+            configuration.storage.postgresql.url = url
+            configuration.storage.postgresql.poolSize = 2
+            // Dozens of servers start at once in a parallel test run.
+            configuration.storage.postgresql.connectTimeoutSeconds = 60
+            // Each data directory gets its own schemas, so tests run side by side on one database
+            // and a restart on the same directory finds its data again.
+            configuration.storage.postgresql.schemaPrefix = schemaPrefix(for: dataDirectory)
+        }
         return configuration
+    }
+
+    /// Set by the test command's second run (README): the whole suite again on PostgreSQL.
+    public static let postgreSQLURL: String? = ProcessInfo.processInfo.environment["STACKMOB_TEST_POSTGRESQL_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// `t` and 16 hex digits of the directory's name hash: a valid, short schema prefix.
+    static func schemaPrefix(for dataDirectory: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in dataDirectory.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return "t" + String(hash, radix: 16)
     }
 
     /// The storage the configuration names, as the executable opens it (admin tasks in tests).

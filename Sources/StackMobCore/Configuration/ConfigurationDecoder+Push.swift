@@ -6,13 +6,17 @@ extension ConfigurationDecoder {
         settings.listen = try bool("listen") ?? settings.listen
         settings.port = try integer("port", in: 0...65535) ?? settings.port
         if let delivery = try section("delivery") {
-            try delivery.refuseUnknownKeys(["max_attempts", "initial_backoff_seconds", "max_backoff_seconds", "poll_interval_ms", "timeout_seconds"])
+            try delivery.refuseUnknownKeys([
+                "max_attempts", "initial_backoff_seconds", "max_backoff_seconds", "poll_interval_ms", "timeout_seconds",
+                "retention_days",
+            ])
             var values = settings.delivery
             values.maxAttempts = try delivery.integer("max_attempts", in: 1...1000) ?? values.maxAttempts
             values.initialBackoffSeconds = try delivery.integer("initial_backoff_seconds", in: 1...86_400) ?? values.initialBackoffSeconds
             values.maxBackoffSeconds = try delivery.integer("max_backoff_seconds", in: 1...604_800) ?? values.maxBackoffSeconds
             values.pollIntervalMilliseconds = try delivery.integer("poll_interval_ms", in: 10...3_600_000) ?? values.pollIntervalMilliseconds
             values.timeoutSeconds = try delivery.integer("timeout_seconds", in: 1...600) ?? values.timeoutSeconds
+            values.retentionDays = try delivery.integer("retention_days", in: 0...36_500) ?? values.retentionDays
             settings.delivery = values
         }
         return settings

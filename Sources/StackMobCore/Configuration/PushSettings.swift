@@ -86,6 +86,9 @@ public struct PushDeliverySettings: Sendable, Equatable {
     public var pollIntervalMilliseconds = 1000
     /// Time limit of one webhook or APNs request.
     public var timeoutSeconds = 30
+    /// How long finished deliveries (delivered, expired, failed) stay in the outbox for the admin
+    /// API and the console before the sweep deletes them; 0 keeps them forever.
+    public var retentionDays = 7
 
     public init() {}
 }

@@ -77,6 +77,11 @@ public struct Datastore: Sendable {
 
     /// `GET /<schema>/<id>`. An object the caller may not read is not found (§12.2). Server-internal
     /// reads pass `.privateKey`: permissions restrict clients, not the server itself.
+    /// Takes in the schema changes other instances made to a shared database (PostgreSQL).
+    public func refreshSchemas() async throws {
+        try await storage.refreshSchemas()
+    }
+
     public func read(id: String, in schemaName: String, select: [String]? = nil, expand: Int = 0, caller: Caller) async throws -> JSONObject {
         try await authorizeVerb(.read, on: schemaName, caller: caller)
         guard let schema = try committedSchema(schemaName) else { throw DatastoreError.objectNotFound }

@@ -15,6 +15,14 @@ public protocol StorageEngine: Sendable {
     func loadSchemaSettings() async throws -> StoredSchemaSettings
     /// Releases the database (files, connections) at shutdown; later calls fail.
     func close() async throws
+    /// Brings the `SchemaRegistry` up to date with schema changes other processes made to the
+    /// same database (several instances on PostgreSQL). Called before each datastore operation.
+    func refreshSchemas() async throws
+}
+
+extension StorageEngine {
+    /// An engine served by one process only (SQLite) sees every change as it commits.
+    public func refreshSchemas() async throws {}
 }
 
 public protocol StorageReader {

@@ -11,7 +11,8 @@ public struct UserAccounts: Sendable {
     let settings: EnvironmentSettings
     let clock: any ServerClock
     let mailer: any Mailer
-    let nonces: any NonceStore
+    /// Public for the retention sweep, which forgets nonces whose window has passed.
+    public let nonces: any NonceStore
     let logger: Logger
 
     /// How long a forgotPassword temporary password works (§8.6).

@@ -47,7 +47,8 @@ public func buildApplication(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "StackMob Server"),
         // Stopped in reverse order: push, the HTTP client, and the databases last.
-        services: [BackendService(backend: backend, logger: logger), webhooks] + pushServices + html5Services,
+        services: [BackendService(backend: backend, logger: logger), webhooks] + pushServices + html5Services
+            + [RetentionSweepService(backend: backend, clock: clock, interval: .seconds(600), logger: logger)],
         logger: logger)
 }
 

@@ -1,5 +1,6 @@
 import Logging
 import StackMobCore
+import StackMobPostgres
 import StackMobSQLite
 
 /// The engine the configuration names (`storage.engine`): the one place that knows them all.
@@ -9,7 +10,7 @@ public enum StorageSelection {
         case .sqlite:
             return SQLiteStorageProvider(dataDirectory: configuration.dataDirectory, durability: configuration.durability)
         case .postgresql:
-            throw ConfigurationError(key: "storage.engine", "postgresql is not available in this build")
+            return PostgresStorageProvider(settings: configuration.storage.postgresql, logger: logger)
         }
     }
 }

@@ -30,6 +30,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
             context.caller = try await authenticator.authenticate(credentials, in: environment)
         }
         context.logger[metadataKey: "sm.environment"] = "\(environment.kind.rawValue)"
+        // Schema changes made through another instance on the same database are in the registry
+        // before this request uses it (a no-op on SQLite, served by this process alone).
+        try await environment.datastore.refreshSchemas()
         return try await next(request, context)
     }
 }

@@ -20,6 +20,12 @@ public actor NonceCache: NonceStore {
         return true
     }
 
+    public func sweep(now: Int64) -> Int {
+        let before = expiries.count
+        expiries = expiries.filter { $0.value > now }
+        return before - expiries.count
+    }
+
     /// Drops expired entries; if the cache is still full (a flood within one window), the half
     /// closest to expiry goes, keeping memory bounded.
     private func evict(now: Int64) {

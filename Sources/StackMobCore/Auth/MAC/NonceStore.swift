@@ -2,4 +2,6 @@
 public protocol NonceStore: Sendable {
     /// Records the request; false when it was seen before and has not expired.
     func record(token: String, ts: Int64, nonce: String, mac: String, expiresAt: Int64, now: Int64) async throws -> Bool
+    /// Forgets the entries whose window has passed (the retention sweep); returns how many went.
+    func sweep(now: Int64) async throws -> Int
 }

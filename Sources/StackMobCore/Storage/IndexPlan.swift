@@ -1,5 +1,4 @@
 import Synchronization
-import StackMobCore
 
 /// The indexes the configuration asks for (`environments.<env>.indexes`), by schema: each index
 /// is one field, or several for a composite index (`["category", "price"]` serves a filter on
@@ -13,22 +12,22 @@ import StackMobCore
 /// A deploy or the admin API adds indexes while the server runs (issue 15), so the plan is shared
 /// by the engine and its transactions and changes under a lock, once the declaring transaction
 /// has committed.
-final class IndexPlan: Sendable {
+public final class IndexPlan: Sendable {
     private let indexesBySchema: Mutex<[String: [[String]]]>
 
-    init(_ indexesBySchema: [String: [[String]]]) {
+    public init(_ indexesBySchema: [String: [[String]]]) {
         self.indexesBySchema = Mutex(indexesBySchema)
     }
 
-    func indexes(of schema: String) -> [[String]] {
+    public func indexes(of schema: String) -> [[String]] {
         indexesBySchema.withLock { $0[schema] ?? [] }
     }
 
-    var all: [String: [[String]]] {
+    public var all: [String: [[String]]] {
         indexesBySchema.withLock { $0 }
     }
 
-    func add(schema: String, fields: [String]) {
+    public func add(schema: String, fields: [String]) {
         indexesBySchema.withLock { plans in
             if !(plans[schema] ?? []).contains(fields) { plans[schema, default: []].append(fields) }
         }
@@ -36,7 +35,8 @@ final class IndexPlan: Sendable {
 
     /// Index names carry the reserved `_sm_` prefix, so they never collide with a schema's table,
     /// and dots, which no schema or field name contains, so two indexes never share a name.
-    static func createStatement(schema: String, fields: [String]) -> String {
+    /// The statement is the same in SQLite and PostgreSQL.
+    public static func createStatement(schema: String, fields: [String]) -> String {
         let name = "_sm_idx_\(schema).\(fields.joined(separator: "."))"
         let columns = fields.map { "\"\($0)\"" }.joined(separator: ", ")
         return "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \"\(schema)\" (\(columns))"

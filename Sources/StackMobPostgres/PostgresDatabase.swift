@@ -1,0 +1,113 @@
+import Logging
+import NIOSSL
+import PostgresNIO
+import StackMobCore
+
+/// One environment's connection pool, its connections pinned to the environment's PostgreSQL
+/// schema (`search_path` in the start-up message) and to the configured `statement_timeout`.
+///
+/// `PostgresClient` serves requests only while its `run()` is running. The storage is opened
+/// before the application's service group exists (start-up migrations, and CLI tasks that never
+/// serve), so the database runs its own client task and cancels it in `close()`: the one
+/// unstructured task of the engine, with a clear owner and end.
+final class PostgresDatabase: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    private let runner: Task<Void, Never>
+
+    init(settings: PostgreSQLSettings, schema: String, logger: Logger) throws {
+        var configuration = try PostgresURL.clientConfiguration(settings)
+        configuration.options.additionalStartupParameters = [
+            ("search_path", schema),
+            ("statement_timeout", "\(settings.statementTimeoutSeconds * 1000)"),
+            ("application_name", "stackmob-server"),
+        ]
+        configuration.options.maximumConnections = settings.poolSize
+        configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeoutSeconds))
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        runner = Task { await client.run() }
+    }
+
+    func close() {
+        runner.cancel()
+    }
+
+    // MARK: - Statements
+
+    @discardableResult
+    func execute(_ statement: PostgresStatement, on connection: PostgresConnection) async throws -> [PostgresRow] {
+        try await connection.query(statement.query, logger: logger).collect()
+    }
+
+    func execute(_ sql: String, on connection: PostgresConnection) async throws {
+        try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+    }
+
+    /// One statement outside any explicit transaction (it is its own).
+    @discardableResult
+    func execute(_ statement: PostgresStatement) async throws -> [PostgresRow] {
+        try await client.withConnection { connection in try await self.execute(statement, on: connection) }
+    }
+
+    // MARK: - Transactions
+
+    /// A read-only snapshot: every statement of `body` sees the same committed state.
+    func readTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", on: connection)
+            do {
+                let value = try await body(connection)
+                try await execute("COMMIT", on: connection)
+                return value
+            } catch {
+                try? await execute("ROLLBACK", on: connection)
+                throw error
+            }
+        }
+    }
+
+    /// A read-write transaction, run again from the start when PostgreSQL chose it as the victim
+    /// of a deadlock or a serialization failure (both leave nothing behind), so that callers see
+    /// the same one-writer-at-a-time outcome as on SQLite.
+    func writeTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await client.withConnection { connection in
+                    try await execute("BEGIN ISOLATION LEVEL READ COMMITTED", on: connection)
+                    do {
+                        let value = try await body(connection)
+                        try await execute("COMMIT", on: connection)
+                        return value
+                    } catch {
+                        try? await execute("ROLLBACK", on: connection)
+                        throw error
+                    }
+                }
+            } catch let error as PSQLError where attempt < 20 && PostgresErrors.isRetryable(error) {
+                // Short, growing, jittered pauses: the transactions that collided retry apart.
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
+            }
+        }
+    }
+}
+
+/// What the server's error codes mean to the engine.
+enum PostgresErrors {
+    static func sqlState(_ error: any Error) -> String? {
+        (error as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    /// `40001` serialization failure, `40P01` deadlock detected.
+    static func isRetryable(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return state == "40001" || state == "40P01"
+    }
+
+    static func isUniqueViolation(_ error: any Error) -> Bool {
+        sqlState(error) == "23505"
+    }
+}

@@ -1,0 +1,142 @@
+import Logging
+import PostgresNIO
+import StackMobCore
+import Synchronization
+
+/// The PostgreSQL storage engine: one environment in one PostgreSQL schema, one table per user
+/// schema, shared by any number of server instances.
+public final class PostgresStorageEngine: StorageEngine {
+    let database: PostgresDatabase
+    private let registry: SchemaRegistry
+    private let indexes: IndexPlan
+    /// The `_sm_schema_version` this instance's registry reflects.
+    private let loadedSchemaVersion = Mutex<Int64>(-1)
+
+    init(database: PostgresDatabase, registry: SchemaRegistry, indexes: [String: [[String]]]) async throws {
+        self.database = database
+        self.registry = registry
+        self.indexes = IndexPlan(indexes)
+        for (schema, list) in try await loadSchemaSettings().indexes {
+            for fields in list { self.indexes.add(schema: schema, fields: fields) }
+        }
+        try await createConfiguredIndexes()
+    }
+
+    /// Indexes configured for fields that already exist; later fields get theirs when added.
+    private func createConfiguredIndexes() async throws {
+        let definitions = try await loadSchemaDefinitions()
+        guard definitions.contains(where: { !indexes.indexes(of: $0.name).isEmpty }) else { return }
+        try await write { writer in
+            let transaction = writer as! PostgresTransaction
+            try await transaction.lockSchemas()
+            for definition in definitions {
+                for fields in self.indexes.indexes(of: definition.name)
+                where fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) }) {
+                    try await transaction.run(PostgresStatement(IndexPlan.createStatement(schema: definition.name, fields: fields)))
+                }
+            }
+        }
+    }
+
+    public func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
+        try await database.readTransaction { connection in
+            try await work(transaction(connection, locksRows: false, hooks: CommitHooks()))
+        }
+    }
+
+    public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {
+        let hooks = CommitHooks()
+        let value = try await database.writeTransaction { connection in
+            // A retried body starts with no hooks of the attempt that rolled back.
+            hooks.removeAll()
+            return try await work(transaction(connection, locksRows: true, hooks: hooks))
+        }
+        hooks.runAll()
+        return value
+    }
+
+    private func transaction(_ connection: PostgresConnection, locksRows: Bool, hooks: CommitHooks) -> PostgresTransaction {
+        PostgresTransaction(
+            connection: connection, database: database, registry: registry, indexes: indexes, locksRows: locksRows, hooks: hooks)
+    }
+
+    /// Reloads the registry when another instance changed a schema since this one loaded it: one
+    /// indexed single-row read per request that uses schemas.
+    public func refreshSchemas() async throws {
+        let version = try await database.execute(PostgresStatement("SELECT version FROM _sm_schema_version")).first?.decode(Int64.self) ?? 0
+        guard version != loadedSchemaVersion.withLock({ $0 }) else { return }
+        let definitions = try await loadSchemaDefinitions()
+        let names = Set(definitions.map(\.name))
+        for definition in definitions { registry.publish(definition) }
+        for stale in registry.all() where !names.contains(stale.name) { registry.remove(stale.name) }
+        for (schema, list) in try await loadSchemaSettings().indexes {
+            for fields in list { indexes.add(schema: schema, fields: fields) }
+        }
+        loadedSchemaVersion.withLock { $0 = max($0, version) }
+    }
+
+    public func loadSchemaDefinitions() async throws -> [SchemaDefinition] {
+        let rows = try await database.execute(PostgresStatement("SELECT name, definition FROM _sm_schemas ORDER BY name"))
+        let version = try await database.execute(PostgresStatement("SELECT version FROM _sm_schema_version")).first?.decode(Int64.self) ?? 0
+        let definitions = try rows.map { row in
+            let (name, text) = try row.decode((String, String).self)
+            guard let definition = SchemaDefinition(name: name, registryJSON: try JSONParser.parse(text)) else {
+                throw PostgresStorageError.corruptSchemaDefinition(name)
+            }
+            return definition
+        }
+        loadedSchemaVersion.withLock { $0 = max($0, version) }
+        return definitions
+    }
+
+    public func loadSchemaSettings() async throws -> StoredSchemaSettings {
+        var settings = StoredSchemaSettings()
+        for row in try await database.execute(PostgresStatement("SELECT schema, permissions, indexes FROM _sm_schema_settings")) {
+            let (schema, permissionsText, indexesText) = try row.decode((String, String?, String).self)
+            if let permissionsText, let permissions = SchemaPermissions(json: try JSONParser.parse(permissionsText)) {
+                settings.permissions[schema] = permissions
+            }
+            for fields in Self.indexList(indexesText) where !(settings.indexes[schema] ?? []).contains(fields) {
+                settings.indexes[schema, default: []].append(fields)
+            }
+        }
+        // The indexes that exist, read back from their names (`IndexPlan.createStatement`).
+        let existing = try await database.execute(
+            PostgresStatement(#"SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE '\_sm\_idx\_%' ORDER BY 1"#))
+        for row in existing {
+            let parts = try row.decode(String.self).dropFirst("_sm_idx_".count).split(separator: ".").map(String.init)
+            guard parts.count >= 2 else { continue }
+            let fields = Array(parts.dropFirst())
+            let implied = [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate, SchemaDefinition.owner]
+            if fields.count == 1 && implied.contains(fields[0]) { continue }
+            if !(settings.indexes[parts[0]] ?? []).contains(fields) { settings.indexes[parts[0], default: []].append(fields) }
+        }
+        return settings
+    }
+
+    /// PostgreSQL's plan for a query (tests show which index a query uses).
+    public func queryPlan(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
+        try await database.readTransaction { connection in
+            try await self.database.execute("SET LOCAL enable_seqscan = off", on: connection)
+            return try await transaction(connection, locksRows: false, hooks: CommitHooks()).queryPlan(schema, query: query)
+        }
+    }
+
+    public func close() async throws {
+        database.close()
+    }
+
+    static func indexList(_ text: String) -> [[String]] {
+        ((try? JSONParser.parse(text))?.arrayValue ?? []).compactMap { $0.arrayValue?.compactMap(\.stringValue) }
+    }
+}
+
+enum PostgresStorageError: Error, CustomStringConvertible {
+    case corruptSchemaDefinition(String)
+
+    var description: String {
+        switch self {
+        case .corruptSchemaDefinition(let name): "the stored definition of schema '\(name)' cannot be read"
+        }
+    }
+}

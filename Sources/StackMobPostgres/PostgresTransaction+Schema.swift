@@ -1,0 +1,134 @@
+import PostgresNIO
+import StackMobCore
+
+/// Tables, columns, indexes and schema settings. While other instances serve the same database,
+/// schema changes are serialised by a transaction-scoped advisory lock, and each bumps
+/// `_sm_schema_version`, so that the other instances reload the registry before their next
+/// request (`PostgresStorageEngine.refreshSchemas`).
+extension PostgresTransaction {
+    /// The advisory lock every schema change of this environment takes (its PostgreSQL schema
+    /// is the connection's `current_schema()`).
+    func lockSchemas() async throws {
+        try await run(PostgresStatement("SELECT pg_advisory_xact_lock(hashtext('stackmob schemas ' || current_schema()))"))
+    }
+
+    func bumpSchemaVersion() async throws {
+        try await run(PostgresStatement("UPDATE _sm_schema_version SET version = version + 1"))
+    }
+
+    func evolveSchema(from previous: SchemaDefinition?, to next: SchemaDefinition) async throws {
+        try await lockSchemas()
+        // Another instance may have created the table or added columns since this one last
+        // loaded the registry: IF NOT EXISTS makes each step a no-op then, and the stored
+        // definition is merged rather than overwritten.
+        var columns = [
+            "\(quote(next.primaryKey)) TEXT COLLATE \"C\" NOT NULL PRIMARY KEY",
+            "\(quote(SchemaDefinition.createdDate)) BIGINT NOT NULL",
+            "\(quote(SchemaDefinition.lastModifiedDate)) BIGINT NOT NULL",
+            "\(quote(SchemaDefinition.owner)) TEXT COLLATE \"C\"",
+        ]
+        for (field, type) in next.fields.sorted(by: { $0.key < $1.key }) {
+            columns.append("\(quote(field)) \(PostgresValueMapping.columnType(type))")
+        }
+        try await run(PostgresStatement("CREATE TABLE IF NOT EXISTS \(quote(next.name)) (\(columns.joined(separator: ", ")))"))
+        for field in [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate, SchemaDefinition.owner] {
+            try await run(PostgresStatement(IndexPlan.createStatement(schema: next.name, fields: [field])))
+        }
+        for (field, type) in next.fields.sorted(by: { $0.key < $1.key }) where previous?.type(of: field) == nil {
+            try await run(
+                PostgresStatement("ALTER TABLE \(quote(next.name)) ADD COLUMN IF NOT EXISTS \(quote(field)) \(PostgresValueMapping.columnType(type))"))
+            if type == .geopoint {
+                try await run(PostgresStatement(PostgresGeoIndex.createStatement(schema: next.name, field: field)))
+            }
+        }
+        for fields in indexes.indexes(of: next.name) where fields.allSatisfy({ next.type(of: $0) != nil || next.isSystemField($0) }) {
+            try await run(PostgresStatement(IndexPlan.createStatement(schema: next.name, fields: fields)))
+        }
+        let merged = try await storedDefinition(next.name).map { stored in
+            SchemaDefinition(name: next.name, primaryKey: next.primaryKey, fields: stored.fields.merging(next.fields) { _, new in new })
+        } ?? next
+        var statement = PostgresStatement("INSERT INTO _sm_schemas (name, definition) VALUES (")
+        statement.append(
+            "\(statement.bind(next.name)), \(statement.bind(JSONWriter.string(merged.registryJSON)))) "
+                + "ON CONFLICT (name) DO UPDATE SET definition = excluded.definition")
+        try await run(statement)
+        try await bumpSchemaVersion()
+        let registry = self.registry
+        hooks.append { registry.publish(merged) }
+    }
+
+    func storedDefinition(_ name: String) async throws -> SchemaDefinition? {
+        var statement = PostgresStatement("SELECT definition FROM _sm_schemas WHERE name = ")
+        statement.append(statement.bind(name))
+        guard let text = try await run(statement).first?.decode(String.self) else { return nil }
+        return SchemaDefinition(name: name, registryJSON: try JSONParser.parse(text))
+    }
+
+    func declareIndex(schema: String, fields: [String]) async throws {
+        try await lockSchemas()
+        var read = PostgresStatement("SELECT indexes FROM _sm_schema_settings WHERE schema = ")
+        read.append(read.bind(schema))
+        var list = try await run(read).first.map { PostgresStorageEngine.indexList(try $0.decode(String.self)) } ?? []
+        if !list.contains(fields) { list.append(fields) }
+        var write = PostgresStatement("INSERT INTO _sm_schema_settings (schema, indexes) VALUES (")
+        write.append(
+            "\(write.bind(schema)), \(write.bind(JSONWriter.string(.array(list.map { .array($0.map(JSONValue.string)) }))))) "
+                + "ON CONFLICT (schema) DO UPDATE SET indexes = excluded.indexes")
+        try await run(write)
+        if let definition = try await storedDefinition(schema),
+            fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) })
+        {
+            try await run(PostgresStatement(IndexPlan.createStatement(schema: schema, fields: fields)))
+        }
+        try await bumpSchemaVersion()
+        let plan = indexes
+        hooks.append { plan.add(schema: schema, fields: fields) }
+    }
+
+    func recordPermissions(schema: String, _ permissions: SchemaPermissions, onCommit: @escaping @Sendable () -> Void) async throws {
+        var statement = PostgresStatement("INSERT INTO _sm_schema_settings (schema, permissions) VALUES (")
+        statement.append(
+            "\(statement.bind(schema)), \(statement.bind(JSONWriter.string(permissions.json)))) "
+                + "ON CONFLICT (schema) DO UPDATE SET permissions = excluded.permissions")
+        try await run(statement)
+        try await bumpSchemaVersion()
+        hooks.append(onCommit)
+    }
+
+    func dropField(_ schema: SchemaDefinition, field: String) async throws -> SchemaDefinition {
+        try await lockSchemas()
+        // Dropping the column drops every index on it, the geo index included.
+        try await run(PostgresStatement("ALTER TABLE \(quote(schema.name)) DROP COLUMN IF EXISTS \(quote(field))"))
+        let next = schema.removing(field)
+        var update = PostgresStatement("UPDATE _sm_schemas SET definition = ")
+        update.append("\(update.bind(JSONWriter.string(next.registryJSON))) WHERE name = \(update.bind(schema.name))")
+        try await run(update)
+        var read = PostgresStatement("SELECT indexes FROM _sm_schema_settings WHERE schema = ")
+        read.append(read.bind(schema.name))
+        if let stored = try await run(read).first.map({ try $0.decode(String.self) }) {
+            let kept = PostgresStorageEngine.indexList(stored).filter { !$0.contains(field) }
+            var write = PostgresStatement("UPDATE _sm_schema_settings SET indexes = ")
+            write.append(
+                "\(write.bind(JSONWriter.string(.array(kept.map { .array($0.map(JSONValue.string)) })))) WHERE schema = \(write.bind(schema.name))")
+            try await run(write)
+        }
+        try await bumpSchemaVersion()
+        let registry = self.registry
+        hooks.append { registry.publish(next) }
+        return next
+    }
+
+    func dropSchema(_ schema: SchemaDefinition) async throws {
+        try await lockSchemas()
+        try await run(PostgresStatement("DROP TABLE IF EXISTS \(quote(schema.name))"))
+        var statement = PostgresStatement("DELETE FROM _sm_schemas WHERE name = ")
+        statement.append(statement.bind(schema.name))
+        try await run(statement)
+        var settings = PostgresStatement("DELETE FROM _sm_schema_settings WHERE schema = ")
+        settings.append(settings.bind(schema.name))
+        try await run(settings)
+        try await bumpSchemaVersion()
+        let registry = self.registry
+        hooks.append { registry.remove(schema.name) }
+    }
+}

@@ -1,0 +1,190 @@
+import PostgresNIO
+import StackMobCore
+import Synchronization
+
+/// One read snapshot or write transaction on a PostgreSQL connection: the same statements as
+/// `SQLiteTransaction`, in PostgreSQL's dialect.
+///
+/// Unchecked Sendable: it lives only inside the body it was made for, which uses it from one
+/// task at a time.
+struct PostgresTransaction: StorageWriter, @unchecked Sendable {
+    let connection: PostgresConnection
+    let database: PostgresDatabase
+    let registry: SchemaRegistry
+    let indexes: IndexPlan
+    /// In a write, objects read are locked (`FOR UPDATE`) until the commit, so that a
+    /// read-modify-write (`[inc]` counters, appends) from another instance waits for this one
+    /// and then sees its result: counters stay exact.
+    let locksRows: Bool
+    let hooks: CommitHooks
+
+    static let totalColumn = "_sm_total"
+    static let distanceColumn = "_sm_distance"
+
+    func run(_ statement: PostgresStatement) async throws -> [PostgresRow] {
+        try await database.execute(statement, on: connection)
+    }
+
+    // MARK: - Reading
+
+    func fetchObject(_ schema: SchemaDefinition, id: String) async throws -> JSONObject? {
+        var statement = PostgresStatement("SELECT * FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) = ")
+        statement.append(statement.bind(id))
+        if locksRows { statement.append(" FOR UPDATE") }
+        return try await run(statement).first.map { try PostgresValueMapping.object(from: $0, schema: schema) }
+    }
+
+    func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject] {
+        guard !ids.isEmpty else { return [] }
+        // One parameter, whatever the number of ids: one statement per expansion level.
+        var statement = PostgresStatement(
+            "SELECT * FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) IN (SELECT jsonb_array_elements_text(")
+        statement.append(statement.bind(.array(ids.map(JSONValue.string))) + "::jsonb))")
+        if let rows {
+            statement.append(" AND " + PostgresFilterCompiler(schema: schema).compile(rows, table: schema.name, into: &statement))
+        }
+        return try await run(statement).map { try PostgresValueMapping.object(from: $0, schema: schema) }
+    }
+
+    func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> ObjectPage {
+        let near = query.filter?.nearCondition
+        let statement = selectStatement(schema, query: query, near: near)
+        var total: Int?
+        let extra: Set<String> = [Self.totalColumn, Self.distanceColumn]
+        let objects = try await run(statement).map { row in
+            var object = try PostgresValueMapping.object(from: row, schema: schema, skipping: extra)
+            let cells = row.makeRandomAccess()
+            if query.countsTotal { total = Int(try cells[Self.totalColumn].decode(Int64.self)) }
+            if let near, case .object(var point)? = object[near.field] {
+                point["distance"] = .float(try cells[Self.distanceColumn].decode(Double.self))
+                object[near.field] = .object(point)
+            }
+            return object
+        }
+        if query.countsTotal && total == nil {
+            // An empty page still has a total (a page past the end): count alone.
+            total = try await count(schema, query: query)
+        }
+        return ObjectPage(objects: objects, total: total)
+    }
+
+    private func count(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> Int {
+        var statement = PostgresStatement("SELECT COUNT(*) FROM \(quote(schema.name))")
+        if let filter = query.filter {
+            statement.append(" WHERE " + PostgresFilterCompiler(schema: schema).compile(filter, into: &statement))
+        }
+        return Int(try await run(statement).first?.decode(Int64.self) ?? 0)
+    }
+
+    /// PostgreSQL's plan for a query, one line per step (tests show the geo index is used).
+    func queryPlan(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
+        var statement = selectStatement(schema, query: query, near: query.filter?.nearCondition)
+        statement.sql = "EXPLAIN " + statement.sql
+        return try await run(statement).map { try $0.decode(String.self) }
+    }
+
+    /// One statement for the page: filter, order, window and (when asked) the total, counted by a
+    /// window function over the same filter, in the same snapshot.
+    private func selectStatement(_ schema: SchemaDefinition, query: ObjectQuery, near: (field: String, origin: GeoPoint)?) -> PostgresStatement {
+        var statement = PostgresStatement("SELECT *")
+        if let near {
+            let column = quote(near.field)
+            statement.append(
+                ", sm_distance(\(statement.bind(near.origin.lat)), \(statement.bind(near.origin.lon)), "
+                    + "\(PostgresGeoIndex.latitude(column)), \(PostgresGeoIndex.longitude(column))) AS \(quote(Self.distanceColumn))")
+        }
+        if query.countsTotal { statement.append(", COUNT(*) OVER () AS \(quote(Self.totalColumn))") }
+        statement.append(" FROM \(quote(schema.name))")
+        if let filter = query.filter {
+            statement.append(" WHERE " + PostgresFilterCompiler(schema: schema).compile(filter, into: &statement))
+        }
+        if near != nil {
+            statement.append(" ORDER BY \(quote(Self.distanceColumn)) ASC, \(quote(schema.primaryKey)) ASC")
+        } else {
+            statement.append(" ORDER BY \(orderClause(query.order, schema: schema))")
+        }
+        if let limit = query.limit {
+            statement.append(" LIMIT \(statement.bind(Int64(limit))) OFFSET \(statement.bind(Int64(query.offset)))")
+        } else if query.offset > 0 {
+            statement.append(" OFFSET \(statement.bind(Int64(query.offset)))")
+        }
+        return statement
+    }
+
+    /// SQLite puts NULLs first in ascending order and last in descending order; so does this.
+    private func orderClause(_ keys: [SortKey], schema: SchemaDefinition) -> String {
+        let effective = keys.isEmpty ? [SortKey(field: SchemaDefinition.createdDate, ascending: false)] : keys
+        var terms = effective.map { "\(quote($0.field)) \($0.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST")" }
+        if !effective.contains(where: { $0.field == schema.primaryKey }) {
+            terms.append("\(quote(schema.primaryKey)) ASC")
+        }
+        return terms.joined(separator: ", ")
+    }
+
+    // MARK: - Writing
+
+    func insert(_ object: JSONObject, into schema: SchemaDefinition) async throws {
+        let fields = object.keys.sorted()
+        var statement = PostgresStatement("INSERT INTO \(quote(schema.name)) (\(fields.map(quote).joined(separator: ", "))) VALUES (")
+        statement.append(fields.map { statement.bind(object[$0]!) }.joined(separator: ", ") + ")")
+        // A duplicate key must not abort the transaction (a bulk create goes on with the next
+        // object, as on SQLite): the primary key is the table's only unique constraint.
+        statement.append(" ON CONFLICT DO NOTHING RETURNING 1")
+        if try await run(statement).isEmpty { throw StorageError.duplicateKey }
+    }
+
+    func update(_ schema: SchemaDefinition, id: String, changes: JSONObject) async throws {
+        guard !changes.isEmpty else { return }
+        var statement = PostgresStatement("UPDATE \(quote(schema.name)) SET ")
+        statement.append(changes.keys.sorted().map { "\(quote($0)) = \(statement.bind(changes[$0]!))" }.joined(separator: ", "))
+        statement.append(" WHERE \(quote(schema.primaryKey)) = \(statement.bind(id))")
+        try await run(statement)
+    }
+
+    func delete(_ schema: SchemaDefinition, id: String) async throws -> Bool {
+        var statement = PostgresStatement("DELETE FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) = ")
+        statement.append(statement.bind(id) + " RETURNING 1")
+        return try await !run(statement).isEmpty
+    }
+
+    func deleteObjects(_ schema: SchemaDefinition, matching filter: TypedFilter, returning: [String]?) async throws -> [JSONObject] {
+        var statement = PostgresStatement("DELETE FROM \(quote(schema.name)) WHERE ")
+        statement.append(PostgresFilterCompiler(schema: schema).compile(filter, into: &statement))
+        guard let returning else {
+            try await run(statement)
+            return []
+        }
+        statement.append(" RETURNING " + ([schema.primaryKey] + returning).map(quote).joined(separator: ", "))
+        return try await run(statement).map { try PostgresValueMapping.object(from: $0, schema: schema) }
+    }
+
+    func deletePushTokens(linkedTo userID: String) async throws {
+        var statement = PostgresStatement("DELETE FROM _sm_push_tokens WHERE user_id = ")
+        statement.append(statement.bind(userID))
+        try await run(statement)
+    }
+
+    func deleteSocialLinks(userSchema: String, userID: String) async throws {
+        var statement = PostgresStatement("DELETE FROM _sm_social_links WHERE user_schema = ")
+        statement.append("\(statement.bind(userSchema)) AND user_id = \(statement.bind(userID))")
+        try await run(statement)
+    }
+}
+
+/// Work to do once the transaction has committed (publishing a schema to the registry), dropped
+/// when it rolls back or is retried.
+final class CommitHooks: Sendable {
+    private let hooks = Mutex<[@Sendable () -> Void]>([])
+
+    func append(_ hook: @escaping @Sendable () -> Void) {
+        hooks.withLock { $0.append(hook) }
+    }
+
+    func removeAll() {
+        hooks.withLock { $0.removeAll() }
+    }
+
+    func runAll() {
+        for hook in hooks.withLock({ $0 }) { hook() }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import NIOSSL
+import PostgresNIO
+import StackMobCore
+
+/// `storage.postgresql.url` (`postgres://user:password@host:port/database`) as a client
+/// configuration. Errors name the key, never the URL: it holds the password.
+enum PostgresURL {
+    static func clientConfiguration(_ settings: PostgreSQLSettings) throws -> PostgresClient.Configuration {
+        guard let text = settings.url, let components = URLComponents(string: text),
+            components.scheme == "postgres" || components.scheme == "postgresql", let host = components.host, !host.isEmpty
+        else {
+            throw ConfigurationError(key: "storage.postgresql.url", "must be postgres://user:password@host:port/database")
+        }
+        guard let user = components.user, !user.isEmpty else {
+            throw ConfigurationError(key: "storage.postgresql.url", "must name a user (postgres://user@host/database)")
+        }
+        let database = String(components.path.drop { $0 == "/" })
+        let tls: PostgresClient.Configuration.TLS
+        switch settings.tls {
+        case .disable: tls = .disable
+        case .prefer: tls = .prefer(.makeClientConfiguration())
+        case .require: tls = .require(.makeClientConfiguration())
+        }
+        return PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
+            password: components.password.map { $0.removingPercentEncoding ?? $0 }, database: database.isEmpty ? nil : database, tls: tls)
+    }
+
+    /// The URL without its password, for logs.
+    static func redacted(_ settings: PostgreSQLSettings) -> String {
+        guard let text = settings.url, var components = URLComponents(string: text) else { return "postgresql" }
+        if components.password != nil { components.password = "***" }
+        return components.string ?? "postgresql"
+    }
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""A throw-away PostgreSQL cluster for tests: `start` prints its URL, `stop` removes it.
+
+    python3 scripts/pg_cluster.py start --dir /tmp/smpg   # prints postgres://…
+    python3 scripts/pg_cluster.py stop --dir /tmp/smpg
+
+initdb and postgres refuse to run as root, so as root the cluster runs as the `postgres` user.
+It listens on loopback only, on a free port, with trust authentication (a test cluster holds no
+data worth a password and is reachable from this machine only), and without fsync: the tests kill
+server instances, never the database, so its own crash safety is not what they measure.
+"""
+
+import argparse
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+
+def postgres_bin(name):
+    """Debian keeps the server programs in /usr/lib/postgresql/<version>/bin."""
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    if not candidates:
+        sys.exit(f"pg_cluster: {name} not found (apt-get install postgresql)")
+    return candidates[-1]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def as_cluster_user(command):
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--"] + command
+    return command
+
+
+def start(directory):
+    os.makedirs(directory, exist_ok=True)
+    if os.geteuid() == 0:
+        shutil.chown(directory, "postgres", "postgres")
+    data = os.path.join(directory, "data")
+    subprocess.run(as_cluster_user([postgres_bin("initdb"), "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8",
+                                    "--locale=C.UTF-8"]), check=True, stdout=subprocess.DEVNULL)
+    port = free_port()
+    options = f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={directory} -c max_connections=1000 -c fsync=off"
+    subprocess.run(as_cluster_user([postgres_bin("pg_ctl"), "-D", data, "-l", os.path.join(directory, "log"), "-o", options,
+                                    "-w", "start"]), check=True, stdout=subprocess.DEVNULL)
+    url = f"postgres://postgres@127.0.0.1:{port}/postgres"
+    with open(os.path.join(directory, "url"), "w") as f:
+        f.write(url)
+    print(url)
+
+
+def stop(directory):
+    data = os.path.join(directory, "data")
+    if os.path.isdir(data):
+        subprocess.run(as_cluster_user([postgres_bin("pg_ctl"), "-D", data, "-m", "immediate", "stop"]),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("action", choices=["start", "stop"])
+    parser.add_argument("--dir", required=True, help="where the cluster lives (removed by stop)")
+    args = parser.parse_args()
+    start(args.dir) if args.action == "start" else stop(args.dir)
+
+
+if __name__ == "__main__":
+    main()
