@@ -38,6 +38,10 @@ public enum TestServer {
         return configuration
     }
 
+    /// On PostgreSQL a start creates and migrates two schemas; a parallel test run starts
+    /// dozens of servers at once, so starts go a few at a time rather than all time out together.
+    static let startGate = StartGate(width: 4)
+
     /// Set by the test command's second run (README): the whole suite again on PostgreSQL.
     public static let postgreSQLURL: String? = ProcessInfo.processInfo.environment["STACKMOB_TEST_POSTGRESQL_URL"].flatMap {
         $0.isEmpty ? nil : $0
@@ -79,7 +83,9 @@ public enum TestServer {
         logger: Logger = quietLogger,
         _ body: @Sendable (StackMobClient) async throws -> Value
     ) async throws -> Value {
-        let app = try await buildApplication(configuration: configuration, clock: clock, logger: logger)
+        let app = try await startGate.passing(when: configuration.storage.engine == .postgresql) {
+            try await buildApplication(configuration: configuration, clock: clock, logger: logger)
+        }
         return try await app.test(.live) { client in
             try await body(StackMobClient(client: client, publicKey: configuration.development.publicKey))
         }
@@ -96,4 +102,43 @@ public enum TestServer {
         logger.logLevel = .critical
         return logger
     }()
+}
+
+/// At most `width` bodies at a time; the others wait their turn.
+actor StartGate {
+    private var available: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(width: Int) {
+        available = width
+    }
+
+    nonisolated func passing<T: Sendable>(when gated: Bool, _ body: () async throws -> T) async throws -> T {
+        guard gated else { return try await body() }
+        await enter()
+        do {
+            let value = try await body()
+            await leave()
+            return value
+        } catch {
+            await leave()
+            throw error
+        }
+    }
+
+    private func enter() async {
+        if available > 0 {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func leave() {
+        if waiting.isEmpty {
+            available += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
 }
