@@ -5,7 +5,7 @@ enum ConsoleAssets {
         :root { --ink: #1b1f24; --muted: #4a5260; --line: #c9ced6; --bg: #f6f7f9; --accent: #0b57d0; --danger: #b3261e; --ok: #146c2e; }
         * { box-sizing: border-box; }
         body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--bg);
-          display: grid; grid-template-columns: 12rem 1fr; grid-template-rows: auto 1fr; min-height: 100vh; }
+          display: grid; grid-template-columns: 12rem minmax(0, 1fr); grid-template-rows: auto 1fr; min-height: 100vh; }
         .bar { grid-column: 1 / -1; display: flex; align-items: center; gap: 1rem; padding: .5rem 1rem; background: #14213d; color: #fff; }
         .bar a { color: #fff; }
         .brand { font-weight: 700; }
@@ -44,6 +44,7 @@ enum ConsoleAssets {
         .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         .keys dt { font-weight: 600; } .keys dd { margin: 0 0 .5rem; }
         pre { white-space: pre-wrap; }
+        td code { overflow-wrap: anywhere; }
         """
 
     static let javascript = """

@@ -91,6 +91,7 @@ extension ConsoleController {
                     return ["text": id, "href": pagePath(session, "/data/\(ConsoleForm.encode(schema))/\(ConsoleForm.encode(id))")]
                 }
                 if types[name] == "binary", let url = value.stringValue, url.hasPrefix("http") { return ["text": "file", "href": url] }
+                if name == "createddate" || name == "lastmoddate" { return ["text": Self.date(value)] }
                 return ["text": Self.readable(value)]
             }]
         }
