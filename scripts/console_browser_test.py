@@ -311,6 +311,19 @@ class ConsoleTest:
         self.expect_no_alert()
         self.shot("overview")
 
+    def test_delete_object_and_sign_out(self):
+        self.open("/development/data?schema=todo")
+        self.click("#objects tbody tr a")
+        object_id = self.driver.current_url.split("/data/todo/")[1].split("?")[0]
+        self.submit("form[action$='/delete']", confirm=True)
+        self.expect(f"Object {object_id} deleted" in self.notice(), f"not deleted: {self.error()!r}")
+        status, _ = self.api.request("GET", f"/todo/{object_id}")
+        self.expect(status == 404, f"the API still has the object: {status}")
+        self.submit("header form[action$='/sign-out']")
+        self.expect(self.driver.current_url.endswith(f"{CONSOLE}/sign-in"), f"not signed out: {self.driver.current_url}")
+        self.open("/development/overview")
+        self.expect(self.driver.current_url.endswith(f"{CONSOLE}/sign-in"), "the session outlived sign-out")
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

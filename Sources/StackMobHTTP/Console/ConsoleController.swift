@@ -24,7 +24,10 @@ struct ConsoleController: Sendable {
         router.get(RouterPath(p + "/sign-in"), use: signInPage)
         router.post(RouterPath(p + "/sign-in"), use: signIn)
         router.post(RouterPath(p + "/sign-out"), use: signOut)
-        router.get(RouterPath(p + "/:env"), use: { _, context in Self.redirect("\(p)/\(context.parameters.get("env") ?? "development")/overview") })
+        router.get(RouterPath(p + "/:env"), use: { _, context in
+            let kind = context.parameters.get("env").flatMap(EnvironmentKind.init(rawValue:)) ?? .development
+            return Self.redirect("\(p)/\(kind.rawValue)/overview")
+        })
         router.get(RouterPath(p + "/:env/overview"), use: overview)
         router.get(RouterPath(p + "/:env/schemas"), use: schemas)
         router.post(RouterPath(p + "/:env/schemas"), use: addSchema)
