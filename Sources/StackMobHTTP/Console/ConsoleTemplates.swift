@@ -76,6 +76,11 @@ enum ConsoleTemplates {
 
     static let overview = """
         {{> top}}
+        <section aria-labelledby="envs-h">
+          <h2 id="envs-h">Environments</h2>
+          <ul>{{#session.environments}}<li><a href="{{href}}">{{name}}</a>{{#current}} (shown here){{/current}}</li>{{/session.environments}}</ul>
+          <p class="hint">Development infers schemas from the data it receives; production has only what is deployed to it (<a href="{{prefix}}/production/deploy">Deploy</a>).</p>
+        </section>
         <section aria-labelledby="keys-h">
           <h2 id="keys-h">API keys ({{session.env}})</h2>
           <dl class="keys">
