@@ -97,6 +97,11 @@ struct ConsoleTests {
             #expect(good.status == .seeOther)
             page = try await client.withoutKey.get("\(Self.console)/development/schemas", headers: ["Cookie": cookie])
             #expect(page.text.contains(">alpha<"))
+            // The change went through the admin API: its audit log names the operator and the change, once.
+            let auth = ["Authorization": "Bearer \(try await AdminAPITests.signIn(client).token)"]
+            let applied = (try await client.withoutKey.get("/_admin/audit", headers: auth).array ?? []).compactMap(\.objectValue)
+                .filter { $0["action"] == "schemas.apply" }
+            #expect(applied.count == 1 && applied.first?["operator"] == "ops")
         }
     }
 
