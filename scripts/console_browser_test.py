@@ -36,6 +36,7 @@ from harness import Api, Server, free_port
 PUBLIC_KEY = "c0c0c0c0-0000-4000-8000-000000000001"
 PRIVATE_KEY = "c0c0c0c0-0000-4000-8000-00000000000f"
 OPERATOR, PASSWORD = "ops", "a-long-operator-password"
+PNG_1x1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 CONSOLE = "/_admin/console"
 
 
@@ -210,6 +211,18 @@ class ConsoleTest:
         self.open("/development/data?schema=todo")
         table = self.text("#objects")
         self.expect("Buy oat milk" in table and "51.5, -0.12" in table, f"table: {table!r}")
+
+    def test_binary_field(self):
+        envelope = f"Content-Type: image/png\nContent-Disposition: attachment; filename=dot.png\nContent-Transfer-Encoding: base64\n\n{PNG_1x1}"
+        status, created = self.api.request("POST", "/todo", {"title": "with a photo", "photo": envelope})
+        self.expect(status == 201 and created["photo"].endswith("dot.png"), f"upload: {status} {created}")
+        self.open("/development/data?schema=todo&f=title&o=&v=with+a+photo")
+        link = self.find("#objects a[href$='dot.png']")
+        self.expect(link.text == "file", f"binary cell: {link.text!r}")
+        self.click(f"#objects a[href$='/{created['todo_id']}']")
+        image = self.find("img.preview")
+        loaded = self.driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image)
+        self.expect(loaded == 1, f"the preview did not load: {loaded}")
 
     def test_filter_and_page_1000(self):
         for n in range(1000):

@@ -45,6 +45,7 @@ enum ConsoleAssets {
         .keys dt { font-weight: 600; } .keys dd { margin: 0 0 .5rem; }
         pre { white-space: pre-wrap; }
         td code { overflow-wrap: anywhere; }
+        .preview { max-width: 16rem; max-height: 16rem; border: 1px solid var(--line); background: #fff; }
         """
 
     static let javascript = """

@@ -112,7 +112,10 @@ extension ConsoleController {
         let types = (try await schemaDocument(session, request, context)[schema]?.objectValue?["fields"]?.objectValue ?? [:]).compactMapValues(\.stringValue)
         page["links"] = reply.object.sorted { $0.key < $1.key }.compactMap { name, value -> [String: Any]? in
             guard types[name] == "binary", let url = value.stringValue, url.hasPrefix("http") else { return nil }
-            return ["name": name, "url": url]
+            // An image is previewed; the page's Content-Security-Policy loads it only from this
+            // server or over https.
+            let image = ["png", "jpg", "jpeg", "gif", "webp"].contains(url.split(separator: ".").last.map { $0.lowercased() } ?? "")
+            return ["name": name, "url": url, "image": image]
         }
         return ConsolePages.shared.response("object", page, session: session)
     }

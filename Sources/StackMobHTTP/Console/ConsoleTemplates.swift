@@ -243,7 +243,8 @@ enum ConsoleTemplates {
           <button type="submit">{{#isNew}}Create{{/isNew}}{{^isNew}}Save{{/isNew}}</button>
         </form>
         {{^isNew}}
-        {{#links}}<p>Binary field <code>{{name}}</code>: <a href="{{url}}">{{url}}</a></p>{{/links}}
+        {{#links}}<p>Binary field <code>{{name}}</code>: <a href="{{url}}">{{url}}</a></p>
+        {{#image}}<p><img src="{{url}}" alt="Preview of {{name}}" class="preview"></p>{{/image}}{{/links}}
         <form method="post" action="{{action}}/delete" class="card" data-confirm="Delete this object?">
           {{> csrf}}
           <button type="submit" class="danger">Delete object</button>
