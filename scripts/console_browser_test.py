@@ -28,6 +28,7 @@ from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -97,6 +98,15 @@ class ConsoleTest:
 
     def open(self, path):
         self.driver.get(self.url(path))
+        self.expect_labelled()
+
+    def expect_labelled(self):
+        """Every visible form control has a label (or the button its text): screen readers name them."""
+        unlabelled = self.driver.execute_script("""
+            return [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]
+              .filter(c => c.tagName === 'BUTTON' ? !c.textContent.trim() : (c.labels.length === 0 && !c.getAttribute('aria-label')))
+              .map(c => c.outerHTML.slice(0, 80));""")
+        self.expect(not unlabelled, f"controls without a label on {self.driver.current_url}: {unlabelled}")
 
     def find(self, selector):
         return self.driver.find_element(By.CSS_SELECTOR, selector)
@@ -150,6 +160,9 @@ class ConsoleTest:
     def test_sign_in(self):
         self.open("/development/overview")
         self.expect(self.driver.current_url.endswith(f"{CONSOLE}/sign-in"), f"not sent to sign-in: {self.driver.current_url}")
+        # Keyboard: the first Tab reaches the skip link, which leads to the main content.
+        self.find("body").send_keys(Keys.TAB)
+        self.expect(self.driver.switch_to.active_element.text == "Skip to content", "the first Tab does not reach the skip link")
         self.fill("#name", OPERATOR)
         self.shot("sign-in")
         self.fill("#password", "wrong password")
@@ -296,6 +309,8 @@ class ConsoleTest:
         self.shot("users")
         self.open("/development/mail")
         self.expect("To ann@example.com" in self.text("main"), f"mail outbox: {self.text('main')[:300]!r}")
+        self.open("/development/custom-code")
+        self.expect("No custom-code methods configured." in self.text("main"), "custom code page")
 
     def test_deploy_to_production(self):
         self.open("/production/deploy")
