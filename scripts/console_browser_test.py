@@ -85,7 +85,7 @@ class ConsoleTest:
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900", "--disable-gpu"]:
             options.add_argument(argument)
         self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        self.driver.implicitly_wait(2)
+        self.driver.implicitly_wait(5)
 
     def stop(self):
         if self.driver:
@@ -98,6 +98,7 @@ class ConsoleTest:
 
     def open(self, path):
         self.driver.get(self.url(path))
+        self.wait_loaded()
         self.expect_labelled()
 
     def expect_labelled(self):
@@ -126,7 +127,11 @@ class ConsoleTest:
         self.find(selector).click()
         if confirm:
             WebDriverWait(self.driver, 10).until(EC.alert_is_present()).accept()
-        WebDriverWait(self.driver, 20).until(EC.staleness_of(old))
+        WebDriverWait(self.driver, 30).until(EC.staleness_of(old))
+        self.wait_loaded()
+
+    def wait_loaded(self):
+        WebDriverWait(self.driver, 30).until(lambda driver: driver.execute_script("return document.readyState") == "complete")
 
     def submit(self, form_selector, confirm=False):
         self.click(f"{form_selector} button[type=submit]", confirm)
@@ -144,11 +149,23 @@ class ConsoleTest:
         except NoAlertPresentException:
             pass
 
+    def find_now(self, selector):
+        """Elements that may be absent, on a page already loaded: no implicit wait."""
+        self.driver.implicitly_wait(0)
+        try:
+            return self.driver.find_elements(By.CSS_SELECTOR, selector)
+        finally:
+            self.driver.implicitly_wait(5)
+
+    def banner(self, selector):
+        found = self.find_now(selector)
+        return found[0].text if found else ""
+
     def notice(self):
-        return self.text("main .notice") if self.driver.find_elements(By.CSS_SELECTOR, "main .notice") else ""
+        return self.banner("main .notice")
 
     def error(self):
-        return self.text("main .error") if self.driver.find_elements(By.CSS_SELECTOR, "main .error") else ""
+        return self.banner("main .error")
 
     def shot(self, name):
         if self.screenshots:
@@ -283,7 +300,7 @@ class ConsoleTest:
         self.expect("Hello Ann" in json.dumps(delivery["payload"]), f"payload: {delivery['payload']}")
         for _ in range(50):
             self.open("/development/push?users=ann")
-            cells = self.driver.find_elements(By.CSS_SELECTOR, "#outbox td[data-state=delivered]")
+            cells = self.find_now("#outbox td[data-state=delivered]")
             if cells and cells[0].text == "1":
                 break
             time.sleep(0.2)
@@ -334,7 +351,7 @@ class ConsoleTest:
         self.open("/development/data?schema=todo")
         self.expect_no_alert()
         self.expect(payload in self.text("#objects"), f"the table does not show the value as text: {self.text('#objects')!r}")
-        self.expect(not self.driver.find_elements(By.CSS_SELECTOR, "#objects script, #objects img"), "the value became markup")
+        self.expect(not self.find_now("#objects script, #objects img"), "the value became markup")
         self.open("/development/overview")
         self.expect_no_alert()
         self.shot("overview")
