@@ -24,6 +24,8 @@ let package = Package(
         // Already in the graph through Hummingbird; declared for the connection guard, which
         // handles the HTTP parts Hummingbird's pipeline carries.
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
+        // The web console's server-rendered pages.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // SQL for the server's internal tables, embedded in the binary so that `swift run`
@@ -110,6 +112,7 @@ let package = Package(
                 // Push: the APNs client's TLS trust (ca_file) and its ES256 key.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         .executableTarget(

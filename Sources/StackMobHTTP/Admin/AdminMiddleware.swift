@@ -4,14 +4,24 @@ import StackMobCore
 /// On the API port: every path under `/_admin` goes to the admin API (issue 15), which has its
 /// own routes and authentication; the StackMob API's middleware (API keys, signatures, CORS)
 /// never sees these requests, and app keys never open them. No schema can be named `_admin`
-/// (schema names start with a letter).
+/// (schema names start with a letter). Paths under `/_admin/console` go to the web console
+/// (issue 18), whose pages are themselves clients of the admin API.
 struct AdminMiddleware: RouterMiddleware {
     typealias Context = StackMobRequestContext
     static let prefix = "/_admin"
     let admin: RouterResponder<StackMobRequestContext>
+    let console: RouterResponder<StackMobRequestContext>
+
+    init(admin: RouterResponder<StackMobRequestContext>) {
+        self.admin = admin
+        self.console = buildConsoleRouter(admin: admin).buildResponder()
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
+        if path == ConsoleController.prefix || path.hasPrefix(ConsoleController.prefix + "/") {
+            return try await console.respond(to: request, context: context)
+        }
         if path == Self.prefix || path.hasPrefix(Self.prefix + "/") {
             return try await admin.respond(to: request, context: context)
         }

@@ -15,6 +15,7 @@ func buildAdminRouter(backend: Backend, clock: any ServerClock, throttle: SignIn
     AdminEnvironmentController(backend: backend).addRoutes(to: router)
     AdminPushController(backend: backend).addRoutes(to: router)
     AdminHTML5Controller(backend: backend).addRoutes(to: router)
+    AdminMailController(backend: backend).addRoutes(to: router)
     return router
 }
 
