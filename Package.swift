@@ -23,6 +23,9 @@ let package = Package(
         // Already in the graph through Hummingbird; declared for the connection guard, which
         // handles the HTTP parts Hummingbird's pipeline carries.
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
+        // /metrics: the metrics API, and its Prometheus text-format backend (one registry per app).
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // SQL for the server's internal tables, embedded in the binary so that `swift run`
@@ -85,6 +88,9 @@ let package = Package(
                 // Push: the APNs client's TLS trust (ca_file) and its ES256 key.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // /metrics: counters and histograms recorded through an injected factory.
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(
