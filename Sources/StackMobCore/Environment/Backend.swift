@@ -35,7 +35,8 @@ public struct Backend: Sendable {
     /// environment (applying migrations) and loads the schema registries.
     public static func open(
         _ configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), mailer: (any Mailer)? = nil,
-        fileStore: (any FileStore)? = nil, logger: Logger
+        fileStore: (any FileStore)? = nil,
+        instrument: @Sendable (EnvironmentKind, any StorageEngine) -> any StorageEngine = { $1 }, logger: Logger
     ) async throws -> Backend {
         let directory = configuration.dataDirectory
         do {
@@ -52,8 +53,9 @@ public struct Backend: Sendable {
             let registry = SchemaRegistry()
             let storage = try SQLiteStorageEngine(
                 path: path, durability: configuration.durability, registry: registry, indexes: settings.indexes)
+            // `instrument`: the HTTP layer's database timer (`/metrics`), or the engine itself.
             let datastore = try await Datastore.open(
-                storage: storage, registry: registry, inferenceEnabled: settings.schemaInference,
+                storage: instrument(kind, storage), registry: registry, inferenceEnabled: settings.schemaInference,
                 userSchemas: settings.userSchemas, relationships: settings.relationships,
                 schemas: settings.schemas.values.sorted { $0.name < $1.name }, clock: clock,
                 passwordHasher: PasswordHasher(rounds: configuration.passwordRounds), access: settings.access)

@@ -1,0 +1,28 @@
+import GRDB
+
+/// Online copies of a database file from outside the server process (`stackmob-server backup`,
+/// `restore`): SQLite in WAL mode lets a second connection read one consistent snapshot while
+/// the server keeps writing, and `VACUUM INTO` writes that snapshot to a new file.
+extension SQLiteStorageEngine {
+    /// Copies the database at `source` into `target` (which must not exist) as one snapshot.
+    public static func copy(databaseAt source: String, to target: String) throws {
+        var configuration = GRDB.Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: source, configuration: configuration)
+        defer { try? queue.close() }
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "VACUUM INTO ?", arguments: [target])
+        }
+    }
+
+    /// `PRAGMA integrity_check` of a database file: "ok", or SQLite's first complaints.
+    public static func integrityCheck(databaseAt path: String) throws -> String {
+        var configuration = GRDB.Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ")
+        }
+    }
+}
