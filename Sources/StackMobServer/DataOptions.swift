@@ -36,6 +36,20 @@ struct DataOptions: ParsableArguments {
         }
     }
 
+    /// As `reportingSetupErrors`; a bad export, backup or target ends the command with exit code 1
+    /// and the message naming the file and line.
+    static func reportingTransferErrors<Value>(_ body: () async throws -> Value) async throws -> Value {
+        do {
+            return try await reportingSetupErrors(body)
+        } catch let error as TransferError {
+            FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
+            throw ExitCode(1)
+        } catch let error as RestoreRefusal {
+            FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
     static func environment(_ name: String, option: String) throws -> EnvironmentKind {
         guard let kind = EnvironmentKind(rawValue: name) else { throw ValidationError("\(option) must be development or production") }
         return kind
