@@ -21,16 +21,18 @@ struct BackupTests {
                     index += 1
                 }
             }
-            try await Task.sleep(for: .milliseconds(500))
+            // The backup starts once writes flow, and writes go on while it runs and after it.
+            try await OperationsHarness.waitUntil { log.acknowledged.withLock { $0.count } >= 20 }
             let began = ContinuousClock.now
             let (status, output) = try await OperationsHarness.run(
                 ["backup", "--data-dir", data, "--env", "development", "--out", "\(directory)/copy.sqlite"], in: directory)
-            try await Task.sleep(for: .milliseconds(300))
+            let acknowledgedAtEnd = log.acknowledged.withLock { $0.count }
+            try await OperationsHarness.waitUntil { log.acknowledged.withLock { $0.count } >= acknowledgedAtEnd + 10 }
             log.stop.store(true, ordering: .relaxed)
             try await writes
             #expect(status == 0 && output.contains("integrity check: ok"), "\(output)")
             let before = log.acknowledged.withLock { $0.filter { $0.at < began }.map(\.id) }
-            #expect(before.count > 5)
+            #expect(before.count >= 20)
             // restore refuses while the server has the database open.
             let (refused, refusal) = try await OperationsHarness.run(
                 ["restore", "--data-dir", data, "--env", "development", "--from", "\(directory)/copy.sqlite"], in: directory)
@@ -59,9 +61,12 @@ struct BackupTests {
             configuration.backups.intervalSeconds = 1
             configuration.backups.keep = 2
             configuration.backups.directory = "\(directory)/scheduled"
-            try await TestServer.run(configuration: configuration) { client in
+            let (logger, store) = CapturingLogHandler.logger()
+            try await TestServer.run(configuration: configuration, logger: logger) { client in
                 _ = try await client.post("/todo", ["title": "kept in every copy"])
-                try await Task.sleep(for: .milliseconds(4_500))
+                // Three rounds at least, so that rotation has had something to delete.
+                let rounds = try await eventually(seconds: 60) { store.all.filter { $0.message == "Backup written" }.count >= 3 }
+                #expect(rounds)
             }
             let files = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/scheduled").sorted()
             #expect(files.filter { $0.hasPrefix("development-") }.count == 2, "\(files)")

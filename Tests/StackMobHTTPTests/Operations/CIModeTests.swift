@@ -11,7 +11,6 @@ struct CIModeTests {
     func ephemeralWithFixture() async throws {
         try await TestServer.withDataDirectory { directory in
             let fixture = try OperationsHarness.writeFixture(in: directory)
-            let started = ContinuousClock.now
             let (server, port) = try await OperationsHarness.serve(["--ephemeral", "--fixtures", fixture], in: directory)
             let line = try #require(server.log.split(separator: "\n").first { $0.contains("sm.data_dir=") })
             let dataDirectory = String(try #require(line.split(separator: " ").first { $0.hasPrefix("sm.data_dir=") }).dropFirst("sm.data_dir=".count))
@@ -28,8 +27,8 @@ struct CIModeTests {
                 let alice = try await client.get("/user/alice")
                 #expect(alice.status == .ok && alice.object?["password"] == nil)
             }
-            let elapsed = ContinuousClock.now - started
-            #expect(elapsed < .seconds(20), "start and first answers took \(elapsed)")
+            // Start-up time is measured by scripts/ci_mode_timing.py, with bounds; not here, where
+            // the whole suite shares the machine.
             #expect(await server.terminate() == 0)
             #expect(!FileManager.default.fileExists(atPath: dataDirectory), "the ephemeral directory is left behind")
         }
@@ -76,17 +75,19 @@ struct CIModeTests {
                 }
                 try await group.waitForAll()
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // The reset starts once traffic flows, and traffic goes on a while after it.
+            try await OperationsHarness.waitUntil { log.reads.load(ordering: .relaxed) >= 10 }
             let (status, output) = try await OperationsHarness.run(
                 ["reset", "--env", "development", "--url", "http://127.0.0.1:\(port)", "--operator", OperationsHarness.operatorName],
                 in: directory, environment: ["SM_ADMIN_PASSWORD": OperationsHarness.operatorPassword])
-            try await Task.sleep(for: .milliseconds(200))
+            let readsAtReset = log.reads.load(ordering: .relaxed)
+            try await OperationsHarness.waitUntil { log.reads.load(ordering: .relaxed) >= readsAtReset + 10 }
             log.stop.store(true, ordering: .relaxed)
             try await traffic
             #expect(status == 0, "reset failed: \(output)")
             #expect(output.contains("Reset development: 6 fixture objects written"), "\(output)")
             #expect(log.failures.withLock { $0 }.isEmpty, "reads failed during the reset: \(log.failures.withLock { $0.prefix(3) })")
-            #expect(log.reads.load(ordering: .relaxed) > 10)
+            #expect(log.reads.load(ordering: .relaxed) >= 20)
             try await OperationsHarness.withClient(port: port) { client in
                 // What was written before the reset is gone; the fixture is back.
                 let notes = try await OperationsHarness.list("note", client: client).compactMap { $0["note_id"]?.stringValue }

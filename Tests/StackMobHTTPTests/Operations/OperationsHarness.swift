@@ -17,6 +17,16 @@ enum OperationsHarness {
         "STACKMOB_ENVIRONMENTS__PRODUCTION__PRIVATE_KEY": TestServer.productionPrivateKey,
     ]
 
+    /// Polls `condition` until it holds; fails the test after `seconds` (a loaded machine is slow,
+    /// but traffic that never flows is a bug).
+    static func waitUntil(seconds: Double = 60, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw TestFailure("the condition did not hold within \(seconds) s") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     static let operatorName = "ci"
     static let operatorPassword = "ci-password-1"
 
