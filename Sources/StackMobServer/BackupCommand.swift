@@ -25,13 +25,12 @@ struct RestoreCommand: AsyncParsableCommand {
     @OptionGroup var data: DataOptions
     @Option(help: "development or production (default production).") var env = "production"
     @Option(help: "The backup file to restore.") var from: String
-    @Flag(help: "Restore even though the database's WAL file exists (a server that stopped without closing it).") var force = false
 
     func run() async throws {
         let kind = try DataOptions.environment(env, option: "--env")
         let configuration = try data.load()
         let kept = try await DataOptions.reportingTransferErrors {
-            try BackupTool.restore(configuration: configuration, environment: kind, from: from, force: force)
+            try BackupTool.restore(configuration: configuration, environment: kind, from: from)
         }
         print("Restored \(kind.rawValue) from \(from)" + (kept.map { "; the previous database is kept as \($0)." } ?? "."))
     }

@@ -19,24 +19,29 @@ public enum BackupTool {
     }
 
     /// Puts a backup back as an environment's database; the server must be stopped. The current
-    /// file is kept beside it as `<env>.sqlite.before-restore-<ms>`. Refuses a copy that fails
-    /// `PRAGMA integrity_check`, and a database whose WAL file exists (a server has it open, or
-    /// stopped without closing it) unless `force`.
-    public static func restore(configuration: ServerConfiguration, environment: EnvironmentKind, from backup: String, force: Bool) throws -> String? {
+    /// database (with its `-wal` and `-shm` files, which may hold its last commits) is kept
+    /// beside it as `<env>.sqlite.before-restore-<ms>`. Refuses a copy that fails
+    /// `PRAGMA integrity_check`, and a database another process (a running server) has open.
+    public static func restore(configuration: ServerConfiguration, environment: EnvironmentKind, from backup: String) throws -> String? {
         let manager = FileManager.default
         guard manager.fileExists(atPath: backup) else { throw TransferError.unreadable(file: backup) }
         let check = try SQLiteStorageEngine.integrityCheck(databaseAt: backup)
         guard check == "ok" else { throw TransferError.badFile(file: backup, "fails PRAGMA integrity_check: \(check)") }
         let target = databasePath(configuration: configuration, environment: environment)
-        if manager.fileExists(atPath: target + "-wal") && !force { throw RestoreRefusal.databaseInUse(target) }
+        if SQLiteStorageEngine.isOpenElsewhere(databaseAt: target) { throw RestoreRefusal.databaseInUse(target) }
         try manager.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         var kept: String?
         if manager.fileExists(atPath: target) {
-            kept = "\(target).before-restore-\(Int64(Date().timeIntervalSince1970 * 1000))"
-            try manager.moveItem(atPath: target, toPath: kept!)
+            let aside = "\(target).before-restore-\(Int64(Date().timeIntervalSince1970 * 1000))"
+            try manager.moveItem(atPath: target, toPath: aside)
+            kept = aside
         }
         for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: target + suffix) {
-            try manager.removeItem(atPath: target + suffix)
+            if let kept {
+                try manager.moveItem(atPath: target + suffix, toPath: kept + suffix)
+            } else {
+                try manager.removeItem(atPath: target + suffix)
+            }
         }
         try manager.copyItem(atPath: backup, toPath: target)
         return kept
@@ -82,7 +87,7 @@ public enum RestoreRefusal: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .databaseInUse(let path):
-            "'\(path)-wal' exists: a server has the database open (stop it first), or stopped without closing it (then use --force)"
+            "'\(path)' is open in another process: stop the server first"
         }
     }
 }

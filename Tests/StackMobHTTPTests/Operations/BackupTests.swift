@@ -36,19 +36,22 @@ struct BackupTests {
             // restore refuses while the server has the database open.
             let (refused, refusal) = try await OperationsHarness.run(
                 ["restore", "--data-dir", data, "--env", "development", "--from", "\(directory)/copy.sqlite"], in: directory)
-            #expect(refused == 1 && refusal.contains("-wal' exists"), "\(refusal)")
+            #expect(refused == 1 && refusal.contains("is open in another process: stop the server first"), "\(refusal)")
             #expect(await server.terminate() == 0)
 
-            let restored = "\(directory)/restored"
+            // Stopped: the copy replaces the database in place; the old one is kept beside it.
             let (restoreStatus, restoreOutput) = try await OperationsHarness.run(
-                ["restore", "--data-dir", restored, "--env", "development", "--from", "\(directory)/copy.sqlite"], in: directory)
-            #expect(restoreStatus == 0, "\(restoreOutput)")
-            let (again, port2) = try await OperationsHarness.serve(["--data-dir", restored], in: directory)
+                ["restore", "--data-dir", data, "--env", "development", "--from", "\(directory)/copy.sqlite"], in: directory)
+            #expect(restoreStatus == 0 && restoreOutput.contains("the previous database is kept as"), "\(restoreOutput)")
+            let (again, port2) = try await OperationsHarness.serve(["--data-dir", data], in: directory)
             try await OperationsHarness.withClient(port: port2) { client in
                 let response = try await client.get("/note", headers: ["Range": "objects=0-99999"])
                 let ids = Set((response.array ?? []).compactMap { $0.objectValue?["note_id"]?.stringValue })
                 let missing = before.filter { !ids.contains($0) }
                 #expect(missing.isEmpty, "acknowledged before the backup but missing: \(missing.prefix(5))")
+                // And nothing written after the copy was taken: the database is the copy.
+                let total = log.acknowledged.withLock { $0.count }
+                #expect(ids.count < total, "\(ids.count) objects after restoring, \(total) acknowledged in all")
             }
             #expect(await again.terminate() == 0)
         }
