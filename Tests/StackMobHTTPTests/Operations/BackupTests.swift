@@ -13,21 +13,23 @@ struct BackupTests {
             let data = "\(directory)/data"
             let (server, port) = try await OperationsHarness.serve(["--data-dir", data], in: directory)
             let log = TrafficLog()
-            async let writes: Void = OperationsHarness.withClient(port: port) { client in
-                var index = 0
-                while !log.isStopped {
-                    let response = try await client.post("/note", ["note_id": .string("n\(index)"), "text": .string("write \(index)")])
-                    if response.status == .created { log.acknowledged.withLock { $0.append(("n\(index)", ContinuousClock.now)) } }
-                    index += 1
+            async let writes: Void = log.loop {
+                try await OperationsHarness.withClient(port: port) { client in
+                    var index = 0
+                    while !log.isStopped {
+                        let response = try await client.post("/note", ["note_id": .string("n\(index)"), "text": .string("write \(index)")])
+                        if response.status == .created { log.acknowledged.withLock { $0.append(("n\(index)", ContinuousClock.now)) } }
+                        index += 1
+                    }
                 }
             }
             // The backup starts once writes flow, and writes go on while it runs and after it.
-            try await OperationsHarness.waitUntil { log.acknowledged.withLock { $0.count } >= 20 }
+            try await OperationsHarness.waitUntil { log.isStopped || log.acknowledged.withLock { $0.count } >= 20 }
             let began = ContinuousClock.now
             let (status, output) = try await OperationsHarness.run(
                 ["backup", "--data-dir", data, "--env", "development", "--out", "\(directory)/copy.sqlite"], in: directory)
             let acknowledgedAtEnd = log.acknowledged.withLock { $0.count }
-            try await OperationsHarness.waitUntil { log.acknowledged.withLock { $0.count } >= acknowledgedAtEnd + 10 }
+            try await OperationsHarness.waitUntil { log.isStopped || log.acknowledged.withLock { $0.count } >= acknowledgedAtEnd + 10 }
             log.stop.store(true, ordering: .relaxed)
             try await writes
             #expect(status == 0 && output.contains("integrity check: ok"), "\(output)")

@@ -55,33 +55,37 @@ struct CIModeTests {
                 // Readers: the fixture's t3 is never missing, whatever the reset is doing.
                 for _ in 0..<2 {
                     group.addTask {
-                        try await OperationsHarness.withClient(port: port) { client in
-                            while !log.isStopped {
-                                let response = try await client.get("/todo/t3")
-                                log.reads.add(1, ordering: .relaxed)
-                                if response.status != .ok { log.failures.withLock { $0.append("\(response.status.code) \(response.text)") } }
+                        try await log.loop {
+                            try await OperationsHarness.withClient(port: port) { client in
+                                while !log.isStopped {
+                                    let response = try await client.get("/todo/t3")
+                                    log.reads.add(1, ordering: .relaxed)
+                                    if response.status != .ok { log.failures.withLock { $0.append("\(response.status.code) \(response.text)") } }
+                                }
                             }
                         }
                     }
                 }
                 group.addTask {
-                    try await OperationsHarness.withClient(port: port) { client in
-                        var index = 0
-                        while !log.isStopped {
-                            _ = try await client.post("/note", ["text": .string("during \(index)")])
-                            index += 1
+                    try await log.loop {
+                        try await OperationsHarness.withClient(port: port) { client in
+                            var index = 0
+                            while !log.isStopped {
+                                _ = try await client.post("/note", ["text": .string("during \(index)")])
+                                index += 1
+                            }
                         }
                     }
                 }
                 try await group.waitForAll()
             }
             // The reset starts once traffic flows, and traffic goes on a while after it.
-            try await OperationsHarness.waitUntil { log.reads.load(ordering: .relaxed) >= 10 }
+            try await OperationsHarness.waitUntil { log.isStopped || log.reads.load(ordering: .relaxed) >= 10 }
             let (status, output) = try await OperationsHarness.run(
                 ["reset", "--env", "development", "--url", "http://127.0.0.1:\(port)", "--operator", OperationsHarness.operatorName],
                 in: directory, environment: ["SM_ADMIN_PASSWORD": OperationsHarness.operatorPassword])
             let readsAtReset = log.reads.load(ordering: .relaxed)
-            try await OperationsHarness.waitUntil { log.reads.load(ordering: .relaxed) >= readsAtReset + 10 }
+            try await OperationsHarness.waitUntil { log.isStopped || log.reads.load(ordering: .relaxed) >= readsAtReset + 10 }
             log.stop.store(true, ordering: .relaxed)
             try await traffic
             #expect(status == 0, "reset failed: \(output)")

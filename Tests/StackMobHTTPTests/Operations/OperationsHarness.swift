@@ -99,4 +99,15 @@ final class TrafficLog: Sendable {
     let acknowledged = Mutex<[(id: String, at: ContinuousClock.Instant)]>([])
 
     var isStopped: Bool { stop.load(ordering: .relaxed) }
+
+    /// Runs one traffic loop; an error (a connection lost on a loaded machine) stops all traffic
+    /// at once, so that the test's waits end and the error is what the test reports.
+    func loop(_ body: @Sendable () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            stop.store(true, ordering: .relaxed)
+            throw error
+        }
+    }
 }
