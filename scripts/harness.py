@@ -26,8 +26,9 @@ class Server:
     """The binary serving development with fixed keys on a free port; `settings` adds
     `STACKMOB_*` variables. Restartable on the same data directory."""
 
-    def __init__(self, binary, data_dir, public_key, private_key, settings=None):
+    def __init__(self, binary, data_dir, public_key, private_key, settings=None, extra_args=()):
         self.binary = binary
+        self.extra_args = list(extra_args)
         self.data_dir = data_dir
         self.public_key = public_key
         self.port = free_port()
@@ -46,7 +47,7 @@ class Server:
         return self.process.pid
 
     def start(self, timeout=60):
-        args = [self.binary, "serve", "--port", str(self.port), "--data-dir", os.path.join(self.data_dir, "data")]
+        args = [self.binary, "serve", "--port", str(self.port), "--data-dir", os.path.join(self.data_dir, "data")] + self.extra_args
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(args, env=self.env, stdout=log, stderr=log)
         deadline = time.monotonic() + timeout
@@ -93,6 +94,8 @@ class Api:
     def __init__(self, port, public_key):
         self.port = port
         self.headers = {"Accept": ACCEPT, "X-StackMob-API-Key": public_key, "Content-Type": "application/json"}
+        if public_key is None:
+            del self.headers["X-StackMob-API-Key"]
         self.connection = None
 
     def request(self, method, path, body=None, headers=None, raw=None):

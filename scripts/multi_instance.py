@@ -4,7 +4,7 @@ would use them (issue 14). Standard library only.
 
     python3 scripts/multi_instance.py --binary .build/debug/stackmob-server [--postgresql-url URL]
 
-Without --postgresql-url a throw-away cluster is started (scripts/pg_cluster.py) and removed.
+Without --postgresql-url or STACKMOB_TEST_POSTGRESQL_URL a throw-away cluster is started (scripts/pg_cluster.py) and removed.
 Checks, each printed with its figures; exit status 1 if any fails:
   schema     an object created through instance A is queryable through B and C at once
   counters   300 concurrent `[inc]`s spread over the three end exact
@@ -248,7 +248,9 @@ def check_kill(cluster, seconds=6, threads=12):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True)
-    parser.add_argument("--postgresql-url", help="an existing database; default: a throw-away cluster")
+    parser.add_argument(
+        "--postgresql-url", default=os.environ.get("STACKMOB_TEST_POSTGRESQL_URL") or None,
+        help="an existing database (default: $STACKMOB_TEST_POSTGRESQL_URL, else a throw-away cluster)")
     options = parser.parse_args(argv)
     workdir = tempfile.mkdtemp(prefix="stackmob-multi-")
     cluster_dir = os.path.join(workdir, "postgresql")

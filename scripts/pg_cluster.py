@@ -3,6 +3,10 @@
 
     python3 scripts/pg_cluster.py start --dir /tmp/smpg   # prints postgres://…
     python3 scripts/pg_cluster.py stop --dir /tmp/smpg
+    python3 scripts/pg_cluster.py run -- swift test --skip-build
+
+`run` gives the command STACKMOB_TEST_POSTGRESQL_URL: the one already set (an existing database
+the tests may fill with schemas of their own), or a throw-away cluster's, removed afterwards.
 
 initdb and postgres refuse to run as root, so as root the cluster runs as the `postgres` user.
 It listens on loopback only, on a free port, with trust authentication (a test cluster holds no
@@ -17,7 +21,7 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
+import tempfile
 
 
 def postgres_bin(name):
@@ -57,7 +61,7 @@ def start(directory):
     url = f"postgres://postgres@127.0.0.1:{port}/postgres"
     with open(os.path.join(directory, "url"), "w") as f:
         f.write(url)
-    print(url)
+    return url
 
 
 def stop(directory):
@@ -68,12 +72,32 @@ def stop(directory):
     shutil.rmtree(directory, ignore_errors=True)
 
 
+def run(command):
+    """Runs `command` with STACKMOB_TEST_POSTGRESQL_URL set; returns its exit status."""
+    if os.environ.get("STACKMOB_TEST_POSTGRESQL_URL"):
+        return subprocess.run(command).returncode
+    directory = tempfile.mkdtemp(prefix="stackmob-pg-")
+    try:
+        url = start(directory)
+        return subprocess.run(command, env={**os.environ, "STACKMOB_TEST_POSTGRESQL_URL": url}).returncode
+    finally:
+        stop(directory)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("action", choices=["start", "stop"])
-    parser.add_argument("--dir", required=True, help="where the cluster lives (removed by stop)")
+    parser.add_argument("action", choices=["start", "stop", "run"])
+    parser.add_argument("--dir", help="where the cluster lives (start, stop; removed by stop)")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="run: the command, after --")
     args = parser.parse_args()
-    start(args.dir) if args.action == "start" else stop(args.dir)
+    if args.action == "run":
+        command = args.command[1:] if args.command[:1] == ["--"] else args.command
+        if not command:
+            parser.error("run needs a command after --")
+        sys.exit(run(command))
+    if not args.dir:
+        parser.error(f"{args.action} needs --dir")
+    print(start(args.dir)) if args.action == "start" else stop(args.dir)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,10 @@ public struct PostgresPushStore: PushStore {
         ).compactMap(Self.registeredToken)
     }
 
+    public func allTokens() async throws -> [RegisteredToken] {
+        try await run("SELECT type, token, user_id, registered_at FROM _sm_push_tokens ORDER BY type, token", []).compactMap(Self.registeredToken)
+    }
+
     public func expiredTokens(clear: Bool) async throws -> [RegisteredToken] {
         try await database.writeTransaction { connection in
             let rows = try await run(

@@ -49,6 +49,13 @@ public struct SQLitePushStore: PushStore {
         }
     }
 
+    public func allTokens() async throws -> [RegisteredToken] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT type, token, user_id, registered_at FROM _sm_push_tokens ORDER BY type, token")
+                .compactMap(Self.registeredToken)
+        }
+    }
+
     public func expiredTokens(clear: Bool) async throws -> [RegisteredToken] {
         try await pool.write { db in
             let rows = try Row.fetchAll(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import StackMobCore
+import StackMobSQLite
 
 /// `--config` and `--data-dir` for the commands that work on the data directory offline.
 struct DataOptions: ParsableArguments {
@@ -37,6 +38,20 @@ struct DataOptions: ParsableArguments {
             // EX_UNAVAILABLE: a service the server needs is not there.
             FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
             throw ExitCode(69)
+        }
+    }
+
+    /// As `reportingSetupErrors`; a bad export, backup or target ends the command with exit code 1
+    /// and the message naming the file and line.
+    static func reportingTransferErrors<Value>(_ body: () async throws -> Value) async throws -> Value {
+        do {
+            return try await reportingSetupErrors(body)
+        } catch let error as TransferError {
+            FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
+            throw ExitCode(1)
+        } catch let error as RestoreRefusal {
+            FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
+            throw ExitCode(1)
         }
     }
 

@@ -25,6 +25,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info).")
     var logLevel: String?
 
+    @Flag(help: "Keep all data in a temporary directory, removed on exit (CI).")
+    var ephemeral = false
+
+    @Option(help: "A fixture file (schemas, users, roles, objects) loaded at start and by each reset.")
+    var fixtures: String?
+
     func run() async throws {
         let configuration: ServerConfiguration
         let ignoredVariables: [String]
@@ -34,14 +40,22 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
             throw ExitCode(78)  // EX_CONFIG
         }
+        if configuration.logFormat == .json {
+            LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+        }
         var logger = Logger(label: "stackmob")
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info
         // Named, never with its value: CI jobs keep client keys in such variables.
         for name in ignoredVariables {
             logger.warning("Environment variable names no configuration key; ignored", metadata: ["sm.variable": "\(name)"])
         }
+        var serving = configuration
+        let scratch = try ephemeral ? EphemeralDirectory() : nil
+        scratch?.apply(to: &serving)
+        if let scratch { logger.notice("Ephemeral data directory, removed on exit", metadata: ["sm.data_dir": "\(scratch.path)"]) }
+        defer { scratch?.remove() }
         try await DataOptions.reportingSetupErrors {
-            let app = try await buildApplication(configuration: configuration, logger: logger)
+            let app = try await buildApplication(configuration: serving, logger: logger)
             try await app.runService()
         }
     }
@@ -55,6 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.port = port
         }
         if let dataDirectory { configuration.dataDirectory = dataDirectory }
+        if let fixtures { configuration.fixturesFile = fixtures }
         if let logLevel {
             guard let level = ServerConfiguration.LogLevel(rawValue: logLevel.lowercased()) else {
                 throw ConfigurationError(key: "--log-level", "must be one of \(ServerConfiguration.LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")

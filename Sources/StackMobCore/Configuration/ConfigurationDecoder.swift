@@ -10,7 +10,7 @@ struct ConfigurationDecoder {
         let root = ConfigurationDecoder(tree: tree, path: [])
         try root.refuseUnknownKeys([
             "app_name", "listen", "data_dir", "log_level", "limits", "storage", "passwords", "environments", "mail", "files",
-            "custom_code", "push", "html5",
+            "custom_code", "push", "html5", "fixtures", "backups", "monitoring", "logging",
         ])
         var configuration = ServerConfiguration()
         configuration.appName = try root.string("app_name") ?? configuration.appName
@@ -89,6 +89,7 @@ struct ConfigurationDecoder {
         if let html5 = try root.section("html5") {
             configuration.html5 = try html5.html5()
         }
+        try root.operations(into: &configuration)
         if let environments = try root.section("environments") {
             try environments.refuseUnknownKeys(EnvironmentKind.allCases.map(\.rawValue))
             if let development = try environments.section("development") {

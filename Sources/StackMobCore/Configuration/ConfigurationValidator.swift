@@ -32,6 +32,7 @@ enum ConfigurationValidator {
         try validatePush(configuration)
         try validateSocial(configuration)
         try validateHTML5(configuration)
+        try validateOperations(configuration)
         if let development = configuration.development.publicKey, development == configuration.production.publicKey {
             throw ConfigurationError(key: "environments.production.public_key", "must differ from the development public key")
         }

@@ -44,6 +44,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var push = PushServerSettings()
     /// Each environment's HTML5 app: its listener and kept versions.
     public var html5 = HTML5Settings()
+    /// A fixture file loaded at start-up and by a reset (`fixtures`, `serve --fixtures`).
+    public var fixturesFile: String?
+    /// Scheduled online backups (`backups.*`); off by default.
+    public var backups = BackupSettings()
+    /// `/metrics`, `/health` and `/ready`: where they listen and who may read them.
+    public var monitoring = MonitoringSettings()
+    /// `logging.format`: plain text lines (default) or one JSON object per line.
+    public var logFormat = LogFormat.text
 
     public init() {
         // Public-key token registration could re-link any device to any user: off in production.
@@ -59,6 +67,10 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     public enum LogLevel: String, Sendable, CaseIterable {
         case trace, debug, info, notice, warning, error, critical
+    }
+
+    public enum LogFormat: String, Sendable, CaseIterable {
+        case text, json
     }
 }
 

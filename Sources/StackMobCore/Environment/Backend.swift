@@ -39,7 +39,8 @@ public struct Backend: Sendable {
     /// loads the schema registries.
     public static func open(
         _ configuration: ServerConfiguration, storage provider: any StorageProvider, clock: any ServerClock = SystemClock(),
-        mailer: (any Mailer)? = nil, fileStore: (any FileStore)? = nil, logger: Logger
+        mailer: (any Mailer)? = nil, fileStore: (any FileStore)? = nil,
+        instrument: @Sendable (EnvironmentKind, any StorageEngine) -> any StorageEngine = { $1 }, logger: Logger
     ) async throws -> Backend {
         let directory = configuration.dataDirectory
         do {
@@ -54,8 +55,9 @@ public struct Backend: Sendable {
             let settings = configuration.settings(for: kind)
             let registry = SchemaRegistry()
             let storage = try await provider.open(kind, registry: registry, indexes: settings.indexes)
+            // `instrument`: the HTTP layer's database timer (`/metrics`), or the engine itself.
             let datastore = try await Datastore.open(
-                storage: storage.engine, registry: registry, inferenceEnabled: settings.schemaInference,
+                storage: instrument(kind, storage.engine), registry: registry, inferenceEnabled: settings.schemaInference,
                 userSchemas: settings.userSchemas, relationships: settings.relationships,
                 schemas: settings.schemas.values.sorted { $0.name < $1.name }, clock: clock,
                 passwordHasher: PasswordHasher(rounds: configuration.passwordRounds), access: settings.access)

@@ -9,6 +9,8 @@ public protocol PushStore: Sendable {
     func remove(_ token: PushToken) async throws -> Bool
     /// The tokens linked to any of `users`, oldest registration first.
     func tokens(forUsers users: [String]) async throws -> [RegisteredToken]
+    /// Every registered token, ordered by type and token (export).
+    func allTokens() async throws -> [RegisteredToken]
     /// The expired list; with `clear`, emptied in the same transaction that read it.
     func expiredTokens(clear: Bool) async throws -> [RegisteredToken]
 

@@ -37,7 +37,7 @@ public enum SchemaTool {
             let dropping = drop && !plan.extra.isEmpty
             guard apply, plan.conflicts.isEmpty, !plan.changes.isEmpty || dropping else { return (plan, nil) }
             var backup: String?
-            if dropping, let engine = datastore.storage as? any StorageBackup {
+            if dropping, let engine = datastore.backupEngine {
                 let directory = (configuration.dataDirectory as NSString).appendingPathComponent("backups")
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 let path = (directory as NSString).appendingPathComponent("\(target.rawValue)-\(Int64(Date().timeIntervalSince1970 * 1000)).sqlite")

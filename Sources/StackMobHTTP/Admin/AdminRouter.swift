@@ -2,7 +2,9 @@ import Hummingbird
 import StackMobCore
 
 /// The admin API's routes (issue 15), behind its own authentication.
-func buildAdminRouter(backend: Backend, clock: any ServerClock, throttle: SignInThrottle) -> Router<StackMobRequestContext> {
+func buildAdminRouter(
+    backend: Backend, clock: any ServerClock, throttle: SignInThrottle, fixtures: FixtureLoader = FixtureLoader(fixture: nil)
+) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: NotFoundMiddleware())
@@ -16,6 +18,7 @@ func buildAdminRouter(backend: Backend, clock: any ServerClock, throttle: SignIn
     AdminPushController(backend: backend).addRoutes(to: router)
     AdminHTML5Controller(backend: backend).addRoutes(to: router)
     AdminMailController(backend: backend).addRoutes(to: router)
+    AdminResetController(backend: backend, fixtures: fixtures).addRoutes(to: router)
     return router
 }
 

@@ -10,11 +10,17 @@ import StackMobMail
 /// - Parameter onPushServerRunning: called with the push listener's port once it is bound (tests
 ///   run it on port 0).
 /// - Parameter onHTML5ServerRunning: the same for each environment's HTML5 listener.
+/// - Parameter metrics: where `/metrics` numbers go; one registry per app (tests run several).
+/// - Parameter onMonitoringServerRunning: the monitoring listener's port (`monitoring.port`).
 public func buildApplication(
     configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), logger: Logger,
+    metrics: ServerMetrics = ServerMetrics(),
     onPushServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
-    onHTML5ServerRunning: @escaping @Sendable (EnvironmentKind, Int) async -> Void = { _, _ in }
+    onHTML5ServerRunning: @escaping @Sendable (EnvironmentKind, Int) async -> Void = { _, _ in },
+    onMonitoringServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
+    // Read before anything is opened: a bad fixture file stops start-up like a bad configuration.
+    let fixtures = FixtureLoader(fixture: try configuration.fixturesFile.map { try Fixture.load(path: $0) })
     // SMTP when `mail.smtp.host` is set; nil = each environment's outbox.
     let mailer = SMTPMailer(mail: configuration.mail, logger: logger)
     if let smtp = configuration.mail.smtp.host {
@@ -26,7 +32,9 @@ public func buildApplication(
     let pushServices: [any Service]
     do {
         backend = try await Backend.open(
-            configuration, storage: try StorageSelection.provider(for: configuration, logger: logger), clock: clock, mailer: mailer, fileStore: makeFileStore(configuration, client: webhooks), logger: logger)
+            configuration, storage: try StorageSelection.provider(for: configuration, logger: logger), clock: clock, mailer: mailer,
+            fileStore: makeFileStore(configuration, client: webhooks), instrument: { metrics.instrument($0, $1) }, logger: logger)
+        try await fixtures.load(into: backend, logger: logger)
         pushServices = try await makePushServices(backend: backend, clock: clock, webhooks: webhooks, logger: logger, onServerRunning: onPushServerRunning)
     } catch {
         // The app never runs, so its services never shut the client down.
@@ -37,7 +45,7 @@ public func buildApplication(
     if try await !backend.operators.hasOperators() {
         logger.notice("Admin API closed: no operator account; open it with: stackmob-server admin add <name>")
     }
-    let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks)
+    let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks, fixtures: fixtures, metrics: metrics)
     let api = MethodOverrideResponder(next: router.buildResponder(), clock: clock)
     let html5Services = makeHTML5Services(backend: backend, api: api, clock: clock, logger: logger, onServerRunning: onHTML5ServerRunning)
     return Application(
@@ -48,16 +56,25 @@ public func buildApplication(
             serverName: "StackMob Server"),
         // Stopped in reverse order: push, the HTTP client, and the databases last.
         services: [BackendService(backend: backend, logger: logger), webhooks] + pushServices + html5Services
+            + makeMonitoringServices(backend: backend, metrics: metrics, logger: logger, onServerRunning: onMonitoringServerRunning)
+            + (configuration.backups.intervalSeconds > 0 ? [BackupService(backend: backend, clock: clock, logger: logger)] : [])
             + [RetentionSweepService(backend: backend, clock: clock, interval: .seconds(600), logger: logger)],
         logger: logger)
 }
 
 /// The routes, behind the middleware listed in the order a request passes through it.
-public func buildRouter(backend: Backend, clock: any ServerClock = SystemClock(), webhooks: WebhookClient) -> Router<StackMobRequestContext> {
+public func buildRouter(
+    backend: Backend, clock: any ServerClock = SystemClock(), webhooks: WebhookClient, fixtures: FixtureLoader = FixtureLoader(fixture: nil),
+    metrics: ServerMetrics = ServerMetrics()
+) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
+    router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ServerHeadersMiddleware(clock: clock))
-    router.add(middleware: AdminMiddleware(admin: buildAdminRouter(backend: backend, clock: clock, throttle: SignInThrottle(clock: clock)).buildResponder()))
+    router.add(middleware: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: false))
+    router.add(
+        middleware: AdminMiddleware(
+            admin: buildAdminRouter(backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), fixtures: fixtures).buildResponder()))
     router.add(middleware: PushHostMiddleware(push: buildPushRouter(backend: backend, clock: clock, standalone: false).buildResponder()))
     router.add(middleware: HTML5HostMiddleware(sites: EnvironmentKind.allCases.compactMap { kind in
         let site = backend.configuration.html5.site(for: kind)

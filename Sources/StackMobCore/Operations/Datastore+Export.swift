@@ -1,0 +1,75 @@
+/// Export and import (issue 17): every stored object exactly as stored (ids, dates, owners,
+/// relations, password hashes), read in one snapshot and written in one transaction.
+extension Datastore {
+    /// Every schema's objects, by primary key, from one consistent snapshot.
+    public func exportObjects() async throws -> [(schema: String, objects: [JSONObject])] {
+        let schemas = registry.all().sorted { $0.name < $1.name }
+        return try await storage.read { reader in
+            var exported: [(schema: String, objects: [JSONObject])] = []
+            for schema in schemas {
+                let page = try await reader.fetchObjects(schema, query: ObjectQuery(order: [SortKey(field: schema.primaryKey, ascending: true)]))
+                exported.append((schema.name, page.objects))
+            }
+            return exported
+        }
+    }
+
+    /// The fields an imported object of `schema` may carry, with their types: the declaration's,
+    /// the primary key, the system fields and a user schema's password hash.
+    public func importableFields(of declaration: SchemaDeclaration) -> [String: FieldType] {
+        var fields = declaration.fields
+        let primaryKey = declaration.primaryKey ?? userSchemas[declaration.name]?.loginField ?? "\(declaration.name)_id"
+        fields[primaryKey] = .string
+        fields[SchemaDefinition.createdDate] = .integer
+        fields[SchemaDefinition.lastModifiedDate] = .integer
+        fields[SchemaDefinition.owner] = .string
+        if let userSchema = userSchemas[declaration.name] { fields[userSchema.passwordField] = .password }
+        return fields
+    }
+
+    /// Writes checked objects as they are, in one transaction: new ones are inserted, changed
+    /// ones replaced, equal ones left alone (a second import changes nothing). `progress` is
+    /// called with the number of objects handled so far.
+    public func importObjects(
+        _ batches: [(schema: String, objects: [JSONObject])], progress: @escaping @Sendable (Int) -> Void
+    ) async throws -> ImportCounts {
+        let registry = self.registry
+        return try await storage.write { writer in
+            var counts = ImportCounts()
+            for (name, objects) in batches {
+                guard let schema = registry.definition(named: name) else { throw DatastoreError.unknownSchema(name) }
+                for object in objects {
+                    guard let id = object[schema.primaryKey]?.stringValue else { throw DatastoreError.missingPrimaryKey(field: schema.primaryKey) }
+                    if let existing = try await writer.fetchObject(schema, id: id) {
+                        if existing == object {
+                            counts.unchanged += 1
+                        } else {
+                            var changes = object
+                            for field in existing.keys where object[field] == nil { changes[field] = .null }
+                            changes[schema.primaryKey] = nil
+                            try await writer.update(schema, id: id, changes: changes)
+                            counts.replaced += 1
+                        }
+                    } else {
+                        try await writer.insert(object, into: schema)
+                        counts.inserted += 1
+                    }
+                    let done = counts.total
+                    if done % 500 == 0 { progress(done) }
+                }
+            }
+            progress(counts.total)
+            return counts
+        }
+    }
+}
+
+/// What an import did to the objects.
+public struct ImportCounts: Sendable, Equatable {
+    public var inserted = 0
+    public var replaced = 0
+    public var unchanged = 0
+    public var total: Int { inserted + replaced + unchanged }
+
+    public init() {}
+}

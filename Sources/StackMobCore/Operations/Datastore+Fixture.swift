@@ -1,0 +1,59 @@
+/// CI mode (issue 17): replacing everything an environment holds with a fixture, atomically.
+extension Datastore {
+    /// Deletes every object of every schema and writes the fixture's users, roles and objects,
+    /// in ONE transaction: a client reading meanwhile sees the old data or the fixture, never a
+    /// mix. The fixture's schemas are deployed first (additive; a no-op after the first load).
+    /// Returns the number of objects written.
+    @discardableResult
+    public func replaceAll(with fixture: Fixture.Environment) async throws -> Int {
+        if !fixture.schemas.isEmpty { try await deploy(fixture.schemas) }
+        let userSchema = defaultUserSchema
+        if !fixture.roles.isEmpty, registry.definition(named: RoleSchema.name) == nil, let userSchema {
+            try await Self.ensureRoles([:], userSchema: userSchema, storage: storage, registry: registry, now: clock.nowMilliseconds())
+        }
+        // Hashing is slow on purpose: done before the transaction, never holding the writer.
+        var batches: [(schema: String, objects: [(id: String, body: JSONObject)])] = []
+        if !fixture.users.isEmpty {
+            guard let userSchema else { throw DatastoreError.unknownSchema("user") }
+            batches.append((userSchema, try fixture.users.map { try prepared($0, schema: userSchema) }))
+        }
+        if !fixture.roles.isEmpty {
+            let roles = fixture.roles.sorted { $0.key < $1.key }.map { role, members in
+                (id: role, body: [RoleSchema.primaryKey: JSONValue.string(role), RoleSchema.membersField: .array(members.map(JSONValue.string))])
+            }
+            batches.append((RoleSchema.name, roles))
+        }
+        for (schema, objects) in fixture.objects {
+            let name = try Identifier.schemaName(fromRequest: schema)
+            batches.append((name, try objects.map { try prepared($0, schema: name) }))
+        }
+        let now = clock.nowMilliseconds()
+        let registry = self.registry
+        let ready = batches
+        return try await storage.write { writer in
+            for schema in registry.all() {
+                _ = try await writer.deleteObjects(schema, matching: .all([]), returning: nil)
+            }
+            var written = 0
+            for (name, objects) in ready {
+                var schema = registry.definition(named: name)
+                for (id, body) in objects {
+                    _ = try await self.insert(body, id: id, schema: &schema, name: name, caller: .privateKey, now: now, writer: writer)
+                    written += 1
+                }
+            }
+            return written
+        }
+    }
+
+    /// The user schema a fixture's `users` go to: the only one, or `user`, or the first by name.
+    var defaultUserSchema: String? {
+        if userSchemas.count == 1 { return userSchemas.keys.first }
+        return userSchemas["user"] != nil ? "user" : userSchemas.keys.sorted().first
+    }
+
+    private func prepared(_ object: JSONObject, schema: String) throws -> (id: String, body: JSONObject) {
+        let body = hashingPasswords(in: object, schema: schema)
+        return (try primaryKeyValue(in: body, schema: schema), body)
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// `serve --ephemeral`: a data directory of its own in the system's temporary directory, removed
+/// when the server stops.
+public struct EphemeralDirectory: Sendable {
+    public let path: String
+
+    public init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("stackmob-ephemeral-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// The server's data directory for this run: fsync skipped (`storage.synchronous: normal`),
+    /// since nothing here outlives the process anyway.
+    public func apply(to configuration: inout ServerConfiguration) {
+        configuration.dataDirectory = path
+        configuration.durability = .normal
+    }
+
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

@@ -1,0 +1,40 @@
+/// A storage engine that reports how long each read and write transaction took (the database
+/// time of `/metrics`), and otherwise forwards everything to the engine it wraps.
+public struct TimedStorageEngine: StorageEngine {
+    public enum Operation: String, Sendable {
+        case read, write
+    }
+
+    public let base: any StorageEngine
+    private let record: @Sendable (Operation, Duration) -> Void
+
+    public init(base: any StorageEngine, record: @escaping @Sendable (Operation, Duration) -> Void) {
+        self.base = base
+        self.record = record
+    }
+
+    public func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
+        let start = ContinuousClock.now
+        defer { record(.read, ContinuousClock.now - start) }
+        return try await base.read(work)
+    }
+
+    public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {
+        let start = ContinuousClock.now
+        defer { record(.write, ContinuousClock.now - start) }
+        return try await base.write(work)
+    }
+
+    public func loadSchemaDefinitions() async throws -> [SchemaDefinition] { try await base.loadSchemaDefinitions() }
+    public func loadSchemaSettings() async throws -> StoredSchemaSettings { try await base.loadSchemaSettings() }
+    public func refreshSchemas() async throws { try await base.refreshSchemas() }
+    public func close() async throws { try await base.close() }
+}
+
+extension Datastore {
+    /// The engine under this datastore, through a `TimedStorageEngine` if there is one, when it
+    /// can copy its database while serving (SQLite).
+    public var backupEngine: (any StorageBackup)? {
+        (storage as? any StorageBackup) ?? ((storage as? TimedStorageEngine)?.base as? any StorageBackup)
+    }
+}

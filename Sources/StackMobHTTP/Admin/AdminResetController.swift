@@ -1,0 +1,26 @@
+import Hummingbird
+import StackMobCore
+
+/// CI mode (issue 17): `POST /_admin/environments/<env>/reset` returns the environment to the
+/// fixture the server started with (`--fixtures`; none: empties it) while the server serves. One
+/// transaction: a client sees the old data or the fixture, never a mix. Audited.
+struct AdminResetController {
+    let backend: Backend
+    let fixtures: FixtureLoader
+
+    func addRoutes(to router: Router<StackMobRequestContext>) {
+        router.post("/_admin/environments/:env/reset", use: reset)
+    }
+
+    @Sendable func reset(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let environment = try AdminRequest.environment(context, backend: backend)
+        let start = ContinuousClock.now
+        let written = try await fixtures.reset(environment.kind, backend: backend)
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        try await backend.operators.audit(
+            try AdminRequest.operatorName(context), action: "environment.reset",
+            detail: ["environment": .string(environment.kind.rawValue), "objects": .integer(Int64(written))])
+        return JSONResponse.make(["environment": .string(environment.kind.rawValue), "objects": .integer(Int64(written)), "milliseconds": .integer(milliseconds)])
+    }
+}

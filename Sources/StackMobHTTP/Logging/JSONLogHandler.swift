@@ -1,0 +1,43 @@
+import Foundation
+import Logging
+import StackMobCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `logging.format: json`: one JSON object a line on standard error, for log shippers:
+/// `{"ts": "<ISO 8601>", "level", "label", "message", "<metadata key>": "<value>", …}`. Metadata
+/// keys keep their dotted names (`sm.environment`); values are strings, as in the text format.
+public struct JSONLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .info
+    let label: String
+
+    public init(label: String) {
+        self.label = label
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var line: JSONObject = [:]
+        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
+            line[key] = .string("\(value)")
+        }
+        line["ts"] = .string(Self.timestamp())
+        line["level"] = .string(event.level.rawValue)
+        line["label"] = .string(label)
+        line["message"] = .string(event.message.description)
+        let bytes = JSONWriter.bytes(.object(line)) + [UInt8(ascii: "\n")]
+        // One write(2) per line: lines from concurrent tasks never interleave.
+        bytes.withUnsafeBytes { buffer in _ = write(STDERR_FILENO, buffer.baseAddress, buffer.count) }
+    }
+
+    private static func timestamp() -> String {
+        Date().ISO8601Format()
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+import StackMobCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Online copies of a database file from outside the server process (`stackmob-server backup`,
+/// `restore`): SQLite in WAL mode lets a second connection read one consistent snapshot while
+/// the server keeps writing, and `VACUUM INTO` writes that snapshot to a new file.
+extension SQLiteStorageEngine {
+    /// Copies the database at `source` into `target` (which must not exist) as one snapshot.
+    public static func copy(databaseAt source: String, to target: String) throws {
+        var configuration = GRDB.Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: source, configuration: configuration)
+        defer { try? queue.close() }
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "VACUUM INTO ?", arguments: [target])
+        }
+    }
+
+    /// `PRAGMA integrity_check` of a database file: "ok", or SQLite's first complaints.
+    public static func integrityCheck(databaseAt path: String) throws -> String {
+        var configuration = GRDB.Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ")
+        }
+    }
+
+    /// Whether another process has the database open. Every SQLite connection to a WAL database
+    /// holds a POSIX lock on its `-shm` file for as long as it is open, and `F_GETLK` reports a
+    /// lock held by any other process; the `-wal` file alone says nothing (it outlives a clean
+    /// shutdown).
+    public static func isOpenElsewhere(databaseAt path: String) -> Bool {
+        let descriptor = Glibc.open(path + "-shm", O_RDONLY)
+        guard descriptor >= 0 else { return false }
+        defer { _ = Glibc.close(descriptor) }
+        var probe = flock()
+        probe.l_type = Int16(F_WRLCK)
+        probe.l_whence = Int16(SEEK_SET)
+        probe.l_start = 0
+        probe.l_len = 0
+        guard fcntl(descriptor, F_GETLK, &probe) == 0 else { return false }
+        return probe.l_type != Int16(F_UNLCK)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import StackMobCore
+import StackMobSQLite
+import StackMobTestSupport
+import Synchronization
+import Testing
+
+/// `backup`, `restore` and scheduled backups (issue 17).
+@Suite("Backups and restore", .sqliteFiles)
+struct BackupTests {
+    @Test("a backup taken under continuous writes restores to a sound database holding every write acknowledged before it began")
+    func backupUnderWrites() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let data = "\(directory)/data"
+            let (server, port) = try await OperationsHarness.serve(["--data-dir", data], in: directory)
+            let log = TrafficLog()
+            async let writes: Void = log.loop {
+                try await OperationsHarness.withClient(port: port) { client in
+                    var index = 0
+                    while !log.isStopped {
+                        let response = try await client.post("/note", ["note_id": .string("n\(index)"), "text": .string("write \(index)")])
+                        if response.status == .created { log.acknowledged.withLock { $0.append(("n\(index)", ContinuousClock.now)) } }
+                        index += 1
+                    }
+                }
+            }
+            // The backup starts once writes flow, and writes go on while it runs and after it.
+            try await OperationsHarness.waitUntil { log.isStopped || log.acknowledged.withLock { $0.count } >= 20 }
+            let began = ContinuousClock.now
+            let (status, output) = try await OperationsHarness.run(
+                ["backup", "--data-dir", data, "--env", "development", "--out", "\(directory)/copy.sqlite"], in: directory)
+            let acknowledgedAtEnd = log.acknowledged.withLock { $0.count }
+            try await OperationsHarness.waitUntil { log.isStopped || log.acknowledged.withLock { $0.count } >= acknowledgedAtEnd + 10 }
+            log.stop.store(true, ordering: .relaxed)
+            try await writes
+            #expect(status == 0 && output.contains("integrity check: ok"), "\(output)")
+            let before = log.acknowledged.withLock { $0.filter { $0.at < began }.map(\.id) }
+            #expect(before.count >= 20)
+            // restore refuses while the server has the database open.
+            let (refused, refusal) = try await OperationsHarness.run(
+                ["restore", "--data-dir", data, "--env", "development", "--from", "\(directory)/copy.sqlite"], in: directory)
+            #expect(refused == 1 && refusal.contains("is open in another process: stop the server first"), "\(refusal)")
+            #expect(await server.terminate() == 0)
+
+            // Stopped: the copy replaces the database in place; the old one is kept beside it.
+            let (restoreStatus, restoreOutput) = try await OperationsHarness.run(
+                ["restore", "--data-dir", data, "--env", "development", "--from", "\(directory)/copy.sqlite"], in: directory)
+            #expect(restoreStatus == 0 && restoreOutput.contains("the previous database is kept as"), "\(restoreOutput)")
+            let (again, port2) = try await OperationsHarness.serve(["--data-dir", data], in: directory)
+            try await OperationsHarness.withClient(port: port2) { client in
+                let response = try await client.get("/note", headers: ["Range": "objects=0-99999"])
+                let ids = Set((response.array ?? []).compactMap { $0.objectValue?["note_id"]?.stringValue })
+                let missing = before.filter { !ids.contains($0) }
+                #expect(missing.isEmpty, "acknowledged before the backup but missing: \(missing.prefix(5))")
+                // And nothing written after the copy was taken: the database is the copy.
+                let total = log.acknowledged.withLock { $0.count }
+                #expect(ids.count < total, "\(ids.count) objects after restoring, \(total) acknowledged in all")
+            }
+            #expect(await again.terminate() == 0)
+        }
+    }
+
+    @Test("scheduled backups are written every interval and rotated to the newest `keep`")
+    func scheduledRotation() async throws {
+        try await TestServer.withDataDirectory { directory in
+            var configuration = TestServer.configuration(dataDirectory: directory)
+            configuration.backups.intervalSeconds = 1
+            configuration.backups.keep = 2
+            configuration.backups.directory = "\(directory)/scheduled"
+            let (logger, store) = CapturingLogHandler.logger()
+            try await TestServer.run(configuration: configuration, logger: logger) { client in
+                _ = try await client.post("/todo", ["title": "kept in every copy"])
+                // Three rounds at least, so that rotation has had something to delete.
+                let rounds = try await eventually(seconds: 60) { store.all.filter { $0.message == "Backup written" }.count >= 3 }
+                #expect(rounds)
+            }
+            let files = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/scheduled").sorted()
+            #expect(files.filter { $0.hasPrefix("development-") }.count == 2, "\(files)")
+            #expect(files.filter { $0.hasPrefix("production-") }.count == 2, "\(files)")
+            let newest = try #require(files.last { $0.hasPrefix("development-") })
+            #expect(try SQLiteStorageEngine.integrityCheck(databaseAt: "\(directory)/scheduled/\(newest)") == "ok")
+        }
+    }
+}

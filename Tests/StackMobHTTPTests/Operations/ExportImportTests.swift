@@ -1,0 +1,92 @@
+import Foundation
+import StackMobCore
+import StackMobTestSupport
+import Testing
+
+/// `export` and `import` over the real binary (issue 17).
+@Suite("Export and import")
+struct ExportImportTests {
+    /// A data directory with the fixture, plus objects written through the API by a logged-in
+    /// user (owner, relation, dates set by the server) and a push token; the server is stopped.
+    private static func populated(_ directory: String) async throws -> String {
+        let data = "\(directory)/source"
+        let fixture = try OperationsHarness.writeFixture(in: directory)
+        let (server, port) = try await OperationsHarness.serve(["--data-dir", data, "--fixtures", fixture], in: directory)
+        try await OperationsHarness.withClient(port: port, authority: "localhost") { client in
+            let session = try await client.login([("username", "bob"), ("password", "bob-secret")])
+            for index in 0..<25 {
+                let body: JSONValue = ["comment_id": .string("c\(index)"), "text": .string("note \(index) é \u{1F600}"), "todo": "t1", "score": .float(Double(index) / 3)]
+                let response = try await client.signed(.post, "/comment", session: session, ts: Int64(Date().timeIntervalSince1970), json: body)
+                #expect(response.status == .created, "\(response.text)")
+            }
+            #expect(try await client.post("/push/register_device_token_universal", ["userId": "bob", "token": ["type": "android", "token": "APA91-token-1"]]).status == .ok)
+        }
+        #expect(await server.terminate() == 0)
+        return data
+    }
+
+    private static func file(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("export, then import into an empty environment, keeps every object byte for byte; a second import changes nothing")
+    func roundTrip() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let source = try await Self.populated(directory)
+            let (exported, exportOutput) = try await OperationsHarness.run(
+                ["export", "--data-dir", source, "--env", "development", "--out", "\(directory)/dump"], in: directory)
+            #expect(exported == 0, "\(exportOutput)")
+            let comments = try #require(Self.file("\(directory)/dump/objects/comment.jsonl"))
+            #expect(comments.split(separator: "\n").count == 25)
+            #expect(comments.contains("\"sm_owner\":\"user/bob\""))
+            let users = try #require(Self.file("\(directory)/dump/objects/user.jsonl"))
+            #expect(!users.contains("alice-secret") && users.contains("\"password\":"), "users carry hashes, never plain passwords")
+            #expect(Self.file("\(directory)/dump/push_tokens.jsonl")?.contains("APA91-token-1") == true)
+
+            let target = "\(directory)/target"
+            let (imported, importOutput) = try await OperationsHarness.run(
+                ["import", "--data-dir", target, "--env", "development", "--from", "\(directory)/dump"], in: directory)
+            #expect(imported == 0, "\(importOutput)")
+            #expect(importOutput.contains("Imported 31 of 31 objects"), "plain progress lines off a terminal: \(importOutput)")
+            #expect(importOutput.contains("31 new, 0 replaced, 0 unchanged objects; 1 push tokens added"), "\(importOutput)")
+            // The target, exported in turn, holds the same bytes.
+            #expect(try await OperationsHarness.run(["export", "--data-dir", target, "--out", "\(directory)/again"], in: directory).0 == 0)
+            for name in ["objects/comment.jsonl", "objects/todo.jsonl", "objects/user.jsonl", "objects/aclrole.jsonl", "schemas.json", "push_tokens.jsonl"] {
+                #expect(Self.file("\(directory)/dump/\(name)") == Self.file("\(directory)/again/\(name)"), "\(name) differs after the round trip")
+            }
+            let (second, secondOutput) = try await OperationsHarness.run(
+                ["import", "--data-dir", target, "--env", "development", "--from", "\(directory)/dump"], in: directory)
+            #expect(second == 0 && secondOutput.contains("0 new, 0 replaced, 31 unchanged objects; 0 push tokens added"), "\(secondOutput)")
+            // The imported server serves the old password hashes and owners.
+            let (server, port) = try await OperationsHarness.serve(["--data-dir", target], in: directory)
+            try await OperationsHarness.withClient(port: port) { client in
+                _ = try await client.login([("username", "alice"), ("password", "alice-secret")])
+                let comment = try await client.get("/comment/c3")
+                #expect(comment.object?["sm_owner"] == "user/bob" && comment.object?["todo"] == "t1")
+            }
+            #expect(await server.terminate() == 0)
+        }
+    }
+
+    @Test("import refuses a bad JSON line or a value of the wrong type with the line number, and writes nothing", arguments: [
+        ("{\"todo_id\": \"t9\", \"title\": ", "objects/todo.jsonl line 4: not valid JSON"),
+        ("{\"todo_id\": \"t9\", \"title\": 5}", "objects/todo.jsonl line 4: the field 'title' must hold string values"),
+        ("{\"todo_id\": \"t9\", \"colour\": \"red\"}", "objects/todo.jsonl line 4: the field 'colour' is not declared for schema 'todo'"),
+    ])
+    func refusesBadFile(line: String, message: String) async throws {
+        try await TestServer.withDataDirectory { directory in
+            let source = try await Self.populated(directory)
+            #expect(try await OperationsHarness.run(["export", "--data-dir", source, "--out", "\(directory)/dump"], in: directory).0 == 0)
+            let path = "\(directory)/dump/objects/todo.jsonl"
+            try Data(((Self.file(path) ?? "") + line + "\n").utf8).write(to: URL(fileURLWithPath: path))
+            let target = "\(directory)/target"
+            let (status, output) = try await OperationsHarness.run(["import", "--data-dir", target, "--from", "\(directory)/dump"], in: directory)
+            #expect(status == 1)
+            #expect(output.contains(message), "\(output)")
+            // Nothing was written: the target has no todo schema and no objects.
+            #expect(try await OperationsHarness.run(["export", "--data-dir", target, "--out", "\(directory)/after"], in: directory).0 == 0)
+            #expect(Self.file("\(directory)/after/objects/todo.jsonl") == nil)
+            #expect(Self.file("\(directory)/after/objects/comment.jsonl") == nil)
+        }
+    }
+}
