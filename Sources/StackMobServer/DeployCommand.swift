@@ -21,11 +21,11 @@ struct DeployCommand: AsyncParsableCommand {
     func run() async throws {
         let target = try DataOptions.environment(to, option: "--to")
         let (configuration, source, apply, drop) = (try data.load(), try source.resolve(), !dryRun, drop)
-        let (plan, backup) = try await DataOptions.reportingSetupErrors {
+        let (plan, dropped) = try await DataOptions.reportingSetupErrors {
             try await SchemaTool.plan(
                 configuration: configuration, storage: try StorageSelection.provider(for: configuration, logger: DataOptions.logger), from: source, to: target, apply: apply, drop: drop, logger: DataOptions.logger)
         }
-        print(SchemaTool.report(plan, target: target, applied: !dryRun, backup: backup))
+        print(SchemaTool.report(plan, target: target, applied: !dryRun, drop: dropped))
         if !plan.conflicts.isEmpty { throw ExitCode(1) }
     }
 }

@@ -58,9 +58,10 @@ public final class ServerProcess: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         var environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
-        if executable == Self.executableURL, let url = TestServer.postgreSQLURL, environment["STACKMOB_STORAGE__ENGINE"] == nil {
-            // The PostgreSQL run of the suite: the binary, too, keeps its data there, in the
-            // schemas of its data directory (as `TestServer` names them), else of its working one.
+        if let url = TestServer.postgreSQLURL, environment["STACKMOB_STORAGE__ENGINE"] == nil {
+            // The PostgreSQL run of the suite: the binary (also when a shell starts it) keeps its
+            // data there too, in the schemas of its data directory (as `TestServer` names them),
+            // else of its working one. Other programs ignore these variables.
             let dataDirectory = arguments.firstIndex(of: "--data-dir").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
             environment["STACKMOB_STORAGE__ENGINE"] = "postgresql"
             environment["STACKMOB_STORAGE__POSTGRESQL__URL"] = url

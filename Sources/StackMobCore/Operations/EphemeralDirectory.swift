@@ -12,8 +12,11 @@ public struct EphemeralDirectory: Sendable {
 
     /// The server's data directory for this run: fsync skipped (`storage.synchronous: normal`),
     /// since nothing here outlives the process anyway.
+    /// Ephemeral data is SQLite's whatever the configuration names: a throw-away server must
+    /// leave nothing behind, and a shared database is the opposite of throw-away.
     public func apply(to configuration: inout ServerConfiguration) {
         configuration.dataDirectory = path
+        configuration.storage.engine = .sqlite
         configuration.durability = .normal
     }
 

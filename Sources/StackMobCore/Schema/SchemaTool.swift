@@ -25,7 +25,7 @@ public enum SchemaTool {
     public static func plan(
         configuration: ServerConfiguration, storage: any StorageProvider, from source: Source, to target: EnvironmentKind, apply: Bool,
         drop: Bool = false, logger: Logger
-    ) async throws -> (plan: SchemaPlan, backup: String?) {
+    ) async throws -> (plan: SchemaPlan, drop: DropOutcome?) {
         try await withBackend(configuration, storage: storage, logger: logger) { backend in
             let declarations: [SchemaDeclaration]
             switch source {
@@ -36,6 +36,8 @@ public enum SchemaTool {
             let plan = try await datastore.plan(declarations)
             let dropping = drop && !plan.extra.isEmpty
             guard apply, plan.conflicts.isEmpty, !plan.changes.isEmpty || dropping else { return (plan, nil) }
+            // SQLite: the server copies the database first. PostgreSQL: the operator's own backups
+            // (pg_dump, point-in-time recovery) are the copy; the README says so.
             var backup: String?
             if dropping, let engine = datastore.backupEngine {
                 let directory = (configuration.dataDirectory as NSString).appendingPathComponent("backups")
@@ -44,12 +46,19 @@ public enum SchemaTool {
                 try await engine.backup(to: path)
                 backup = path
             }
-            return (try await datastore.deploy(declarations, dropping: dropping), backup)
+            let applied = try await datastore.deploy(declarations, dropping: dropping)
+            return (applied, dropping ? DropOutcome(backup: backup) : nil)
         }
     }
 
     /// The plan as the CLI prints it: one change per line.
-    public static func report(_ plan: SchemaPlan, target: EnvironmentKind, applied: Bool, backup: String? = nil) -> String {
+    /// What `deploy --drop` did besides the plan: where the database was copied first, when the
+    /// engine can copy it.
+    public struct DropOutcome: Sendable, Equatable {
+        public let backup: String?
+    }
+
+    public static func report(_ plan: SchemaPlan, target: EnvironmentKind, applied: Bool, drop: DropOutcome? = nil) -> String {
         var lines: [String] = []
         if !plan.conflicts.isEmpty {
             lines.append("Conflicts with the data in \(target.rawValue); nothing was changed:")
@@ -60,8 +69,12 @@ public enum SchemaTool {
             lines.append(applied ? "Applied to \(target.rawValue):" : "Changes to \(target.rawValue):")
             lines += plan.changes.map(\.description)
         }
-        if let backup, plan.conflicts.isEmpty {
-            lines.append("Dropped from \(target.rawValue) (its database before the drop was copied to \(backup)):")
+        if let drop, plan.conflicts.isEmpty {
+            if let backup = drop.backup {
+                lines.append("Dropped from \(target.rawValue) (its database before the drop was copied to \(backup)):")
+            } else {
+                lines.append("Dropped from \(target.rawValue) (PostgreSQL: your own backups hold the data before the drop):")
+            }
             lines += plan.extra.map(\.description)
         } else if !plan.extra.isEmpty {
             lines.append("Kept (in \(target.rawValue) but not declared; only deploy --drop removes them, after a backup):")
