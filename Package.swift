@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "StackMobHTTPTests",
             dependencies: [
-                "StackMobHTTP", "StackMobCore", "StackMobSQLite", "StackMobTestSupport",
+                "StackMobHTTP", "StackMobCore", "StackMobSQLite", "StackMobPostgres", "StackMobTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
