@@ -1,6 +1,7 @@
 """What the scripts in scripts/ share: the stackmob-server binary on a data directory of its own,
 and a keep-alive JSON client for its API. Standard library only."""
 import http.client
+import importlib.util
 import json
 import os
 import shutil
@@ -14,6 +15,15 @@ ACCEPT = "application/vnd.stackmob+json; version=0"
 
 class ConnectionLost(Exception):
     """The server went away before answering: the request's outcome is unknown."""
+
+
+def load_oauth1_signer():
+    """`sign` from scripts/oauth1-request.py, the one OAuth 1.0 signer the scripts share."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "oauth1-request.py")
+    spec = importlib.util.spec_from_file_location("oauth1_request", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.sign
 
 
 def free_port():

@@ -18,7 +18,6 @@ import concurrent.futures
 import hashlib
 import hmac
 import http.server
-import importlib.util
 import json
 import os
 import shutil
@@ -31,20 +30,12 @@ import urllib.parse
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Api, ConnectionLost, Server, free_port  # noqa: E402
+from harness import Api, ConnectionLost, Server, free_port, load_oauth1_signer  # noqa: E402
 
 PUBLIC_KEY = "d0d0d0d0-0000-4000-8000-000000000001"
 PRIVATE_KEY = "d0d0d0d0-0000-4000-8000-00000000000f"
 # The host every instance is reached under, as behind one load balancer: MAC signatures name it.
 PUBLIC_HOST = "api.example.com"
-
-
-def load_oauth1_signer():
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "oauth1-request.py")
-    spec = importlib.util.spec_from_file_location("oauth1_request", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.sign
 
 
 def mac_header(access_token, mac_key, method, uri, host=PUBLIC_HOST, port=80):

@@ -18,7 +18,6 @@ Usage:
 Standard library only.
 """
 import argparse
-import importlib.util
 import os
 import random
 import sys
@@ -28,21 +27,12 @@ import time
 import urllib.parse
 import uuid
 
-from harness import Api, ConnectionLost, Server, free_port, report
+from harness import Api, ConnectionLost, Server, free_port, load_oauth1_signer, report
 
 PUBLIC_KEY = "50a50a50-0000-4000-8000-000000000001"
 PRIVATE_KEY = "50a50a50-0000-4000-8000-00000000000f"
 CATEGORIES = 20
 USERS = 20
-
-
-def load_oauth1_signer():
-    """`sign` from scripts/oauth1-request.py, the one OAuth 1.0 signer the scripts share."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "oauth1-request.py")
-    spec = importlib.util.spec_from_file_location("oauth1_request", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.sign
 
 
 class Interval:

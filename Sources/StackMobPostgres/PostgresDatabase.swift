@@ -54,44 +54,54 @@ final class PostgresDatabase: Sendable {
     // MARK: - Transactions
 
     /// A read-only snapshot: every statement of `body` sees the same committed state.
-    func readTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func readTransaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            try await execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", on: connection)
-            do {
-                let value = try await body(connection)
-                try await execute("COMMIT", on: connection)
-                return value
-            } catch {
-                try? await execute("ROLLBACK", on: connection)
-                throw error
-            }
+            try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", on: connection, body)
         }
     }
 
     /// A read-write transaction, run again from the start when PostgreSQL chose it as the victim
     /// of a deadlock or a serialization failure (both leave nothing behind), so that callers see
     /// the same one-writer-at-a-time outcome as on SQLite.
-    func writeTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func writeTransaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
                 return try await client.withConnection { connection in
-                    try await execute("BEGIN ISOLATION LEVEL READ COMMITTED", on: connection)
-                    do {
-                        let value = try await body(connection)
-                        try await execute("COMMIT", on: connection)
-                        return value
-                    } catch {
-                        try? await execute("ROLLBACK", on: connection)
-                        throw error
-                    }
+                    try await transaction("BEGIN ISOLATION LEVEL READ COMMITTED", on: connection, body)
                 }
             } catch let error as PSQLError where attempt < 20 && PostgresErrors.isRetryable(error) {
                 // Short, growing, jittered pauses: the transactions that collided retry apart.
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
             }
         }
+    }
+}
+
+extension PostgresDatabase {
+    /// `begin`, the body, then COMMIT; ROLLBACK when the body throws.
+    fileprivate func transaction<T: Sendable>(
+        _ begin: String, on connection: PostgresConnection, _ body: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await execute(begin, on: connection)
+        do {
+            let value = try await body(connection)
+            try await execute("COMMIT", on: connection)
+            return value
+        } catch {
+            try? await execute("ROLLBACK", on: connection)
+            throw error
+        }
+    }
+
+    /// A fixed statement of the internal tables with its values, on `connection` when given
+    /// (inside a transaction), else on its own.
+    @discardableResult
+    func run(_ sql: String, _ values: [StoredValue], on connection: PostgresConnection? = nil) async throws -> [PostgresRow] {
+        let statement = PostgresStatement(sql, values)
+        if let connection { return try await execute(statement, on: connection) }
+        return try await execute(statement)
     }
 }
 

@@ -7,9 +7,7 @@ public struct PostgresOperatorStorage: OperatorStorage {
 
     @discardableResult
     private func run(_ sql: String, _ values: [StoredValue], on connection: PostgresConnection? = nil) async throws -> [PostgresRow] {
-        let statement = PostgresStatement(sql, values)
-        if let connection { return try await database.execute(statement, on: connection) }
-        return try await database.execute(statement)
+        try await database.run(sql, values, on: connection)
     }
 
     public func insertOperator(name: String, passwordHash: String, audit: AuditRecord) async throws {

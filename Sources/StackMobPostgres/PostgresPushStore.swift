@@ -10,9 +10,7 @@ public struct PostgresPushStore: PushStore {
 
     @discardableResult
     private func run(_ sql: String, _ values: [StoredValue], on connection: PostgresConnection? = nil) async throws -> [PostgresRow] {
-        let statement = PostgresStatement(sql, values)
-        if let connection { return try await database.execute(statement, on: connection) }
-        return try await database.execute(statement)
+        try await database.run(sql, values, on: connection)
     }
 
     public func register(_ token: PushToken, user: String?, overwrite: Bool, at now: Int64) async throws {

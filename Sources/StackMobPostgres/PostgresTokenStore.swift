@@ -7,10 +7,10 @@ public struct PostgresTokenStore: TokenStore {
 
     @discardableResult
     func run(_ sql: String, _ values: [StoredValue]) async throws -> [PostgresRow] {
-        try await database.execute(PostgresStatement(sql, values))
+        try await database.run(sql, values)
     }
 
-    func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await database.writeTransaction(body)
     }
 

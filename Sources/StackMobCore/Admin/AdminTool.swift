@@ -6,13 +6,8 @@ public enum AdminTool {
     public static func addOperator(
         configuration: ServerConfiguration, storage: any StorageProvider, name: String, password: String, logger: Logger
     ) async throws {
-        let backend = try await Backend.open(configuration, storage: storage, logger: logger)
-        do {
+        try await Backend.withOpened(configuration, storage: storage, logger: logger) { backend in
             try await backend.operators.add(name: name, password: password)
-            try await backend.close()
-        } catch {
-            try? await backend.close()
-            throw error
         }
     }
 }

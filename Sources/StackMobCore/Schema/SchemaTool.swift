@@ -14,7 +14,7 @@ public enum SchemaTool {
     public static func export(
         configuration: ServerConfiguration, storage: any StorageProvider, environment: EnvironmentKind, logger: Logger
     ) async throws -> String {
-        try await withBackend(configuration, storage: storage, logger: logger) { backend in
+        try await Backend.withOpened(configuration, storage: storage, logger: logger) { backend in
             JSONWriter.pretty(SchemaDeclaration.document(try await backend.environment(environment).datastore.declarations()))
         }
     }
@@ -26,7 +26,7 @@ public enum SchemaTool {
         configuration: ServerConfiguration, storage: any StorageProvider, from source: Source, to target: EnvironmentKind, apply: Bool,
         drop: Bool = false, logger: Logger
     ) async throws -> (plan: SchemaPlan, drop: DropOutcome?) {
-        try await withBackend(configuration, storage: storage, logger: logger) { backend in
+        try await Backend.withOpened(configuration, storage: storage, logger: logger) { backend in
             let declarations: [SchemaDeclaration]
             switch source {
             case .environment(let kind): declarations = try await backend.environment(kind).datastore.declarations()
@@ -81,19 +81,5 @@ public enum SchemaTool {
             lines += plan.extra.map { "  \($0.description.dropFirst(2))" }
         }
         return lines.joined(separator: "\n")
-    }
-
-    private static func withBackend<Value: Sendable>(
-        _ configuration: ServerConfiguration, storage: any StorageProvider, logger: Logger, _ body: (Backend) async throws -> Value
-    ) async throws -> Value {
-        let backend = try await Backend.open(configuration, storage: storage, logger: logger)
-        do {
-            let value = try await body(backend)
-            try await backend.close()
-            return value
-        } catch {
-            try? await backend.close()
-            throw error
-        }
     }
 }

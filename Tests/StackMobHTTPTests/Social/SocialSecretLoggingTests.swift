@@ -12,8 +12,9 @@ struct SocialSecretLoggingTests {
         let stub = SocialProviderStub()
         await stub.addFacebookUser(token: "fb-Secret-token", id: "1", name: "F")
         await stub.addTwitterUser(token: "tw-Secret-token", secret: "tw-Secret-secret", id: "2", screenName: "t")
-        // 1 s: the last request waits for a provider that answers after 2 s.
-        try await SocialProviderStub.run(stub, logger: logger, configure: { $0.development.social.timeoutSeconds = 1 }) { client, clock in
+        // 3 s, so that a loaded machine still answers the normal calls in time; the last request
+        // waits for a provider that answers only after 8 s.
+        try await SocialProviderStub.run(stub, logger: logger, configure: { $0.development.social.timeoutSeconds = 3 }) { client, clock in
             let facebook = try await client.postForm("/user/facebookAccessTokenWithCreate", [("fb_at", "fb-Secret-token"), ("username", "f")])
             let session = try #require(MACSession(facebook))
             #expect(try await client.signed(.get, "/user/postFacebookMessage?message=hi", session, clock: clock).status == .ok)
@@ -26,7 +27,7 @@ struct SocialSecretLoggingTests {
             let signature = GigyaFixture.signature(uid: "g", timestamp: ts)
             #expect(
                 try await client.postForm("/user/gigyaAccessToken", [("gigya_uid", "g"), ("gigya_ts", ts), ("gigya_sig", signature)]).status == .ok)
-            await stub.setDelay(seconds: 4)
+            await stub.setDelay(seconds: 8)
             #expect(try await client.postForm("/user/facebookAccessToken", [("fb_at", "fb-Secret-token")]).status == .gatewayTimeout)
         }
         let lines = store.all
