@@ -25,7 +25,7 @@ import time
 import traceback
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -127,8 +127,19 @@ class ConsoleTest:
         self.find(selector).click()
         if confirm:
             WebDriverWait(self.driver, 10).until(EC.alert_is_present()).accept()
-        WebDriverWait(self.driver, 30).until(EC.staleness_of(old))
+        WebDriverWait(self.driver, 30).until(lambda driver: self.is_gone(old))
         self.wait_loaded()
+
+    @staticmethod
+    def is_gone(element):
+        """Whether the old page's element left the document. Chromedriver may answer a question
+        about an element of a page being replaced with "Node with given id does not belong to the
+        document" instead of a stale-element error: gone as well."""
+        try:
+            element.is_enabled()
+            return False
+        except WebDriverException as error:
+            return "stale element" in str(error).lower() or "does not belong to the document" in str(error)
 
     def wait_loaded(self):
         WebDriverWait(self.driver, 30).until(lambda driver: driver.execute_script("return document.readyState") == "complete")

@@ -64,7 +64,7 @@ public final class PostgresStorageEngine: StorageEngine {
     /// indexed single-row read per request that uses schemas.
     public func refreshSchemas() async throws {
         let version = try await database.execute(PostgresStatement("SELECT version FROM _sm_schema_version")).first?.decode(Int64.self) ?? 0
-        guard version != loadedSchemaVersion.withLock({ $0 }) else { return }
+        guard version > loadedSchemaVersion.withLock({ $0 }) else { return }
         let definitions = try await loadSchemaDefinitions()
         let names = Set(definitions.map(\.name))
         for definition in definitions { registry.publish(definition) }
@@ -76,8 +76,10 @@ public final class PostgresStorageEngine: StorageEngine {
     }
 
     public func loadSchemaDefinitions() async throws -> [SchemaDefinition] {
-        let rows = try await database.execute(PostgresStatement("SELECT name, definition FROM _sm_schemas ORDER BY name"))
+        // The version first: a change committed in between makes the next check reload again,
+        // rather than leave this instance on definitions older than the version it records.
         let version = try await database.execute(PostgresStatement("SELECT version FROM _sm_schema_version")).first?.decode(Int64.self) ?? 0
+        let rows = try await database.execute(PostgresStatement("SELECT name, definition FROM _sm_schemas ORDER BY name"))
         let definitions = try rows.map { row in
             let (name, text) = try row.decode((String, String).self)
             guard let definition = SchemaDefinition(name: name, registryJSON: try JSONParser.parse(text)) else {
