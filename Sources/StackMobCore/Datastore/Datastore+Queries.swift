@@ -33,7 +33,7 @@ extension Datastore {
             let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
             restricted.filter = Self.restricting(objectQuery.filter, to: rows)
             let page = try await reader.fetchObjects(schema, query: restricted)
-            return await ObjectPage(objects: try loader.expand(page.objects, schema: schema, depth: expand, reader: reader), total: page.total)
+            return ObjectPage(objects: try await loader.expand(page.objects, schema: schema, depth: expand, reader: reader), total: page.total)
         }
         let objects = page.objects.map { object in
             present(selecting(request.select, from: object, schema: schema), schema: schema)

@@ -54,7 +54,7 @@ extension Datastore {
             let appended = (existing[field]?.arrayValue ?? []) + values
             let (updated, evolved) = try await self.applyUpdate(
                 [field: .array(appended)], to: existing, id: parentID, schema: schema, caller: caller, now: now, writer: writer)
-            return await (try self.answer(updated, schema: evolved, caller: caller, reader: writer), evolved)
+            return (try await self.answer(updated, schema: evolved, caller: caller, reader: writer), evolved)
         }
         return present(object, schema: schema)
     }

@@ -87,7 +87,7 @@ extension Datastore {
             guard let schema = self.registry.definition(named: name) else { throw DatastoreError.objectNotFound }
             let existing = try await self.existingForUpdate(schema, id: id, caller: caller, writer: writer)
             let (updated, evolved) = try await self.applyUpdate(body, to: existing, id: id, schema: schema, caller: caller, now: now, writer: writer)
-            return await (try self.answer(updated, schema: evolved, caller: caller, reader: writer), evolved)
+            return (try await self.answer(updated, schema: evolved, caller: caller, reader: writer), evolved)
         }
         return present(object, schema: schema)
     }

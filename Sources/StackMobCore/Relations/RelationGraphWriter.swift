@@ -66,12 +66,12 @@ final class RelationGraphWriter {
             targets[field] = target
             switch body[field] {
             case .object(let related)?:
-                flat[field] = await .string(try upsertRelated(related, in: target, relations: entry.children, path: field))
+                flat[field] = .string(try await upsertRelated(related, in: target, relations: entry.children, path: field))
             case .array(let elements)?:
                 var ids: [JSONValue] = []
                 for element in elements {
                     switch element {
-                    case .object(let related): await ids.append(.string(try upsertRelated(related, in: target, relations: entry.children, path: field)))
+                    case .object(let related): ids.append(.string(try await upsertRelated(related, in: target, relations: entry.children, path: field)))
                     case .string: ids.append(element)
                     default: throw RelationError.invalidRelatedValue(field: field)
                     }
