@@ -84,14 +84,22 @@ def run(command):
         stop(directory)
 
 
-def main():
+def split_command(argv):
+    """(this script's arguments, the command): in `run -- COMMAND…` everything after the first
+    `--` is the command, never options of this script."""
+    if "--" not in argv:
+        return argv, []
+    index = argv.index("--")
+    return argv[:index], argv[index + 1:]
+
+
+def main(argv=None):
+    own, command = split_command(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("action", choices=["start", "stop", "run"])
     parser.add_argument("--dir", help="where the cluster lives (start, stop; removed by stop)")
-    parser.add_argument("command", nargs=argparse.REMAINDER, help="run: the command, after --")
-    args = parser.parse_args()
+    args = parser.parse_args(own)
     if args.action == "run":
-        command = args.command[1:] if args.command[:1] == ["--"] else args.command
         if not command:
             parser.error("run needs a command after --")
         sys.exit(run(command))
