@@ -53,6 +53,8 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         let extra: Set<String> = [Self.totalColumn, Self.distanceColumn]
         let objects = try await run(statement).map { row in
             var object = try PostgresValueMapping.object(from: row, schema: schema, skipping: extra)
+            // Only pages with a total or a distance need the extra columns by name.
+            guard query.countsTotal || near != nil else { return object }
             let cells = row.makeRandomAccess()
             if query.countsTotal { total = Int(try cells[Self.totalColumn].decode(Int64.self)) }
             if let near, case .object(var point)? = object[near.field] {

@@ -15,6 +15,9 @@ struct BackupCommand: AsyncParsableCommand {
     func run() async throws {
         let kind = try DataOptions.environment(env, option: "--env")
         let configuration = try data.load()
+        guard configuration.storage.engine == .sqlite else {
+            throw ValidationError("backup copies SQLite files; on PostgreSQL use pg_dump or base backups (README, Backups and restore)")
+        }
         let check = try await DataOptions.reportingTransferErrors { try BackupTool.backup(configuration: configuration, environment: kind, to: out) }
         print("Backed up \(kind.rawValue) to \(out) (integrity check: \(check)).")
     }
@@ -30,6 +33,9 @@ struct RestoreCommand: AsyncParsableCommand {
     func run() async throws {
         let kind = try DataOptions.environment(env, option: "--env")
         let configuration = try data.load()
+        guard configuration.storage.engine == .sqlite else {
+            throw ValidationError("restore puts back SQLite files; on PostgreSQL use pg_restore (README, Backups and restore)")
+        }
         let kept = try await DataOptions.reportingTransferErrors {
             try BackupTool.restore(configuration: configuration, environment: kind, from: from)
         }
