@@ -36,8 +36,9 @@ class Server:
     """The binary serving development with fixed keys on a free port; `settings` adds
     `STACKMOB_*` variables. Restartable on the same data directory."""
 
-    def __init__(self, binary, data_dir, public_key, private_key, settings=None, extra_args=()):
+    def __init__(self, binary, data_dir, public_key, private_key, settings=None, extra_args=(), launcher=()):
         self.binary = binary
+        self.launcher = list(launcher)  # e.g. valgrind and its options, in front of the binary
         self.extra_args = list(extra_args)
         self.data_dir = data_dir
         self.public_key = public_key
@@ -57,7 +58,7 @@ class Server:
         return self.process.pid
 
     def start(self, timeout=60):
-        args = [self.binary, "serve", "--port", str(self.port), "--data-dir", os.path.join(self.data_dir, "data")] + self.extra_args
+        args = self.launcher + [self.binary, "serve", "--port", str(self.port), "--data-dir", os.path.join(self.data_dir, "data")] + self.extra_args
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(args, env=self.env, stdout=log, stderr=log)
         deadline = time.monotonic() + timeout
@@ -107,6 +108,7 @@ class Api:
         if public_key is None:
             del self.headers["X-StackMob-API-Key"]
         self.connection = None
+        self.last_headers = {}  # of the last response, names in lower case
 
     def request(self, method, path, body=None, headers=None, raw=None):
         """(status, parsed JSON or None). `raw`: bytes sent as they are instead of JSON; a header
@@ -119,6 +121,7 @@ class Api:
             self.connection.request(method, path, body=payload, headers=merged)
             response = self.connection.getresponse()
             data = response.read()
+            self.last_headers = {name.lower(): value for name, value in response.getheaders()}
         except (OSError, http.client.HTTPException) as error:
             self.connection.close()
             self.connection = None

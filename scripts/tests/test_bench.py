@@ -1,0 +1,104 @@
+"""Unit tests of the benchmark harness's own logic: side specs, wrk output, the table."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import bench  # noqa: E402
+from benchlib import haproxy, report, scenarios, wrk  # noqa: E402
+
+WRK_OUTPUT = """Running 10s test @ http://127.0.0.1:1/
+  2 threads and 32 connections
+BENCH_RESULT requests=120000 seconds=10.001 rps=11998.80 p50_ms=2.100 p99_ms=6.500 max_ms=20.000 status_errors=0 connect_errors=0 read_errors=1 write_errors=0 timeouts=2
+"""
+
+
+class SideSpecTests(unittest.TestCase):
+    def test_defaults(self):
+        self.assertEqual(bench.parse_side("sqlite"), bench.SideSpec("sqlite", "sqlite"))
+
+    def test_instances_label_and_binary(self):
+        spec = bench.parse_side("old=postgresql:3@/tmp/stackmob-server")
+        self.assertEqual(spec, bench.SideSpec("old", "postgresql", 3, "/tmp/stackmob-server"))
+        self.assertEqual(bench.parse_side("postgresql:1").label, "postgresql:1")
+
+    def test_refusals(self):
+        for text in ("sqlite:3", "mysql", "postgresql:0", "pocketbase:2", "pocketbase@/bin/x", "=sqlite"):
+            with self.subTest(text=text), self.assertRaises(ValueError):
+                bench.parse_side(text)
+
+    def test_duplicate_labels_are_refused(self):
+        with self.assertRaises(SystemExit):
+            bench.parse_arguments(["--side", "sqlite", "--side", "sqlite", "--skip-build"])
+
+    def test_rounds_default_to_two_with_a_peer(self):
+        self.assertEqual(bench.parse_arguments(["--side", "sqlite", "--side", "pocketbase"]).rounds, 2)
+        self.assertEqual(bench.parse_arguments([]).rounds, 1)
+
+
+class WrkTests(unittest.TestCase):
+    def test_parse(self):
+        result = wrk.parse(WRK_OUTPUT)
+        self.assertEqual((result.rps, result.p99_ms, result.requests, result.socket_errors), (11998.80, 6.5, 120000, 3))
+
+    def test_a_run_with_refused_requests_is_not_counted(self):
+        with self.assertRaisesRegex(wrk.WrkError, "7 responses"):
+            wrk.parse(WRK_OUTPUT + "  Non-2xx or 3xx responses: 7\n")
+
+    def test_a_run_without_result_line_is_not_counted(self):
+        with self.assertRaises(wrk.WrkError):
+            wrk.parse("unable to connect to 127.0.0.1:1 Connection refused\n")
+
+    def test_script_sets_headers_and_id_format(self):
+        text = wrk.script("get_one", "-- body\n", {"X-Key": 'a"b'}, threads=2, objects=10, id_format="obj%05d")
+        self.assertIn('wrk.headers["X-Key"] = "a\\"b"', text)
+        self.assertIn('string.format("obj%05d", i)', text)
+        self.assertIn("local threads = 2", text)
+        self.assertTrue(text.endswith("-- body\n"))
+
+
+class ScenarioTests(unittest.TestCase):
+    def test_choose_keeps_the_canonical_order(self):
+        self.assertEqual(scenarios.choose(["owned", "head"]), ["head", "owned"])
+        self.assertEqual(scenarios.choose([]), list(scenarios.SCENARIOS))
+        with self.assertRaises(ValueError):
+            scenarios.choose(["nope"])
+
+    def test_datasets(self):
+        self.assertEqual(scenarios.datasets(["head", "page", "update"]), {"catalog", "bench"})
+
+    def test_catalog_objects_are_the_same_on_every_side(self):
+        self.assertEqual(scenarios.catalog_object(1)["loc"], {"lat": -59.63, "lon": -179.27})
+        self.assertEqual(scenarios.catalog_object(107)["category"], 7)
+
+
+class Side:
+    def __init__(self, label):
+        self.label = label
+
+
+class TableTests(unittest.TestCase):
+    def result(self, rps, p99=1.0):
+        return wrk.Result(rps=rps, p50_ms=0.5, p99_ms=p99, requests=1, socket_errors=0)
+
+    def test_medians_and_ratios(self):
+        results = {("head", "a"): [self.result(1000), self.result(3000)], ("head", "b"): [self.result(4000)],
+                   ("get_one", "a"): [self.result(500, 2.0)], ("get_one", "b"): [self.result(250)],
+                   ("near", "a"): [self.result(100)]}
+        lines = report.table(["head", "get_one", "near"], [Side("a"), Side("b")], results,
+                             {"head": "HEAD /", "get_one": "GET", "near": "NEAR"})
+        self.assertEqual(lines[2], "| head | HEAD / | 2,000 | 1.00 | 1.00 | 4,000 | 1.00 | 1.00 | 2.00 |")
+        self.assertEqual(lines[3], "| get_one | GET | 500 | 2.00 | 0.25 | 250 | 1.00 | 0.06 | 0.50 |")
+        self.assertEqual(lines[4], "| near | NEAR | 100 | 1.00 | 0.05 | — | — | — | n/a |")
+
+
+class HAProxyTests(unittest.TestCase):
+    def test_config_lists_every_backend(self):
+        text = haproxy.config(8000, [9001, 9002, 9003])
+        self.assertIn("bind 127.0.0.1:8000", text)
+        self.assertEqual(text.count("server instance"), 3)
+        self.assertIn("server instance2 127.0.0.1:9003 check", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
