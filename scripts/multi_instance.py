@@ -9,6 +9,7 @@ Checks, each printed with its figures; exit status 1 if any fails:
   schema     an object created through instance A is queryable through B and C at once
   counters   300 concurrent `[inc]`s spread over the three end exact
   replay     a MAC-signed request replayed through another instance is refused (401)
+  permissions  permissions a `deploy` records while the instances serve apply on each at once
   push       a broadcast is delivered exactly once per token, whichever instance delivers it
   kill       SIGKILL of one instance mid-load loses no write the others or it acknowledged
 """
@@ -171,6 +172,31 @@ def check_replay(cluster):
     return problems
 
 
+def check_permissions(cluster, workdir):
+    """`deploy` run against the shared database while the instances serve: the permissions it
+    records apply on every instance at its next request, without a restart."""
+    status, _ = cluster.api(0).request("POST", "/vault", {"secret": "s"})
+    if status != 201:
+        return [f"create of a vault object through A answered {status}"]
+    before = [cluster.api(index).request("GET", "/vault")[0] for index in range(3)]
+    declarations = os.path.join(workdir, "vault.schemas.json")
+    with open(declarations, "w") as f:
+        json.dump({"schemas": {"vault": {"fields": {"secret": "string"}, "permissions": {"read": "logged_in"}}}}, f)
+    server = cluster.instances[0]
+    deployed = subprocess.run([server.binary, "deploy", "--file", declarations, "--to", "development",
+                               "--data-dir", os.path.join(server.data_dir, "data")], env=server.env, capture_output=True, text=True)
+    after = [cluster.api(index).request("GET", "/vault")[0] for index in range(3)]
+    print(f"permissions: reads through A, B, C before a deploy {before}; after it set read: logged_in {after}")
+    if deployed.returncode != 0:
+        return [f"deploy exited with {deployed.returncode}: {deployed.stderr.strip()[-300:]}"]
+    problems = []
+    if before != [200, 200, 200]:
+        problems.append(f"open reads before the deploy answered {before}")
+    if after != [401, 401, 401]:
+        problems.append(f"anonymous reads after the deploy answered {after}, not 401 on every instance")
+    return problems
+
+
 def check_push(cluster, sink, sign, tokens=60, timeout=60):
     registered = []
     for index in range(tokens):
@@ -257,6 +283,7 @@ def main(argv=None):
         problems += check_schema(cluster)
         problems += check_counters(cluster)
         problems += check_replay(cluster)
+        problems += check_permissions(cluster, workdir)
         problems += check_push(cluster, sink, load_oauth1_signer())
         problems += check_kill(cluster)
     finally:

@@ -62,9 +62,9 @@ public final class PostgresStorageEngine: StorageEngine {
 
     /// Reloads the registry when another instance changed a schema since this one loaded it: one
     /// indexed single-row read per request that uses schemas.
-    public func refreshSchemas() async throws {
+    public func refreshSchemas() async throws -> Bool {
         let version = try await database.execute(PostgresStatement("SELECT version FROM _sm_schema_version")).first?.decode(Int64.self) ?? 0
-        guard version > loadedSchemaVersion.withLock({ $0 }) else { return }
+        guard version > loadedSchemaVersion.withLock({ $0 }) else { return false }
         let definitions = try await loadSchemaDefinitions()
         let names = Set(definitions.map(\.name))
         for definition in definitions { registry.publish(definition) }
@@ -73,6 +73,7 @@ public final class PostgresStorageEngine: StorageEngine {
             for fields in list { indexes.add(schema: schema, fields: fields) }
         }
         loadedSchemaVersion.withLock { $0 = max($0, version) }
+        return true
     }
 
     public func loadSchemaDefinitions() async throws -> [SchemaDefinition] {

@@ -77,9 +77,15 @@ public struct Datastore: Sendable {
 
     /// `GET /<schema>/<id>`. An object the caller may not read is not found (§12.2). Server-internal
     /// reads pass `.privateKey`: permissions restrict clients, not the server itself.
-    /// Takes in the schema changes other instances made to a shared database (PostgreSQL).
+    /// Takes in the schema changes other instances made to a shared database (PostgreSQL):
+    /// definitions and indexes, and the permissions a deploy or the admin API recorded there
+    /// (recording them bumps the same version). Configured permissions still win, as at start.
     public func refreshSchemas() async throws {
-        try await storage.refreshSchemas()
+        guard try await storage.refreshSchemas() else { return }
+        for (schema, permissions) in try await storage.loadSchemaSettings().permissions
+        where !accessPolicy.configuredSchemas.contains(schema) {
+            accessPolicy.set(permissions, for: schema)
+        }
     }
 
     public func read(id: String, in schemaName: String, select: [String]? = nil, expand: Int = 0, caller: Caller) async throws -> JSONObject {

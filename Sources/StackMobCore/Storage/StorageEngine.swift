@@ -17,12 +17,13 @@ public protocol StorageEngine: Sendable {
     func close() async throws
     /// Brings the `SchemaRegistry` up to date with schema changes other processes made to the
     /// same database (several instances on PostgreSQL). Called before each datastore operation.
-    func refreshSchemas() async throws
+    /// True when it reloaded: schema settings (permissions) may have changed too.
+    func refreshSchemas() async throws -> Bool
 }
 
 extension StorageEngine {
     /// An engine served by one process only (SQLite) sees every change as it commits.
-    public func refreshSchemas() async throws {}
+    public func refreshSchemas() async throws -> Bool { false }
 }
 
 public protocol StorageReader {
