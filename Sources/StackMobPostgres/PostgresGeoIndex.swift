@@ -19,7 +19,8 @@ enum PostgresGeoIndex {
     }
 
     static func createStatement(schema: String, field: String) -> String {
-        "CREATE INDEX IF NOT EXISTS \(quote("_sm_geo_\(schema).\(field)")) ON \(quote(schema)) USING gist ((\(point(quote(field)))))"
+        let name = IndexPlan.identifier("_sm_geo_\(schema).\(field)", maxBytes: PostgresStatement.maxIdentifierBytes)
+        return "CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(schema)) USING gist ((\(point(quote(field)))))"
     }
 
     static func boundingBox(center: GeoPoint, radius: Double) -> (southWest: GeoPoint, northEast: GeoPoint) {

@@ -6,6 +6,9 @@ import StackMobCore
 /// Identifiers come only from names the domain validated (`Identifier`) and are always
 /// double-quoted; every value is bound, never spliced into the text.
 struct PostgresStatement {
+    /// PostgreSQL cuts longer identifiers (NAMEDATALEN - 1) without an error.
+    static let maxIdentifierBytes = 63
+
     var sql: String
     private(set) var binds = PostgresBindings()
 

@@ -32,7 +32,7 @@ public final class PostgresStorageEngine: StorageEngine {
             for definition in definitions {
                 for fields in self.indexes.indexes(of: definition.name)
                 where fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) }) {
-                    try await transaction.run(PostgresStatement(IndexPlan.createStatement(schema: definition.name, fields: fields)))
+                    try await transaction.run(PostgresStatement(IndexPlan.createStatement(schema: definition.name, fields: fields, maxNameBytes: PostgresStatement.maxIdentifierBytes)))
                 }
             }
         }
@@ -103,16 +103,27 @@ public final class PostgresStorageEngine: StorageEngine {
                 settings.indexes[schema, default: []].append(fields)
             }
         }
-        // The indexes that exist, read back from their names (`IndexPlan.createStatement`).
+        // The indexes that exist (`IndexPlan.createStatement`), by table and columns from the
+        // catalog: a long name is shortened with a hash (`IndexPlan.identifier`), so names
+        // cannot be read back.
         let existing = try await database.execute(
-            PostgresStatement(#"SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE '\_sm\_idx\_%' ORDER BY 1"#))
+            PostgresStatement(
+                #"""
+                SELECT t.relname::text, array_agg(a.attname::text ORDER BY k.position)
+                FROM pg_index x
+                JOIN pg_class i ON i.oid = x.indexrelid
+                JOIN pg_class t ON t.oid = x.indrelid
+                CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, position)
+                JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
+                WHERE t.relnamespace = current_schema()::regnamespace AND i.relname LIKE '\_sm\_idx\_%'
+                GROUP BY t.relname, i.relname
+                ORDER BY t.relname, i.relname
+                """#))
         for row in existing {
-            let parts = try row.decode(String.self).dropFirst("_sm_idx_".count).split(separator: ".").map(String.init)
-            guard parts.count >= 2 else { continue }
-            let fields = Array(parts.dropFirst())
+            let (schema, fields) = try row.decode((String, [String]).self)
             let implied = [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate, SchemaDefinition.owner]
             if fields.count == 1 && implied.contains(fields[0]) { continue }
-            if !(settings.indexes[parts[0]] ?? []).contains(fields) { settings.indexes[parts[0], default: []].append(fields) }
+            if !(settings.indexes[schema] ?? []).contains(fields) { settings.indexes[schema, default: []].append(fields) }
         }
         return settings
     }

@@ -32,7 +32,7 @@ extension PostgresTransaction {
         }
         try await run(PostgresStatement("CREATE TABLE IF NOT EXISTS \(quote(next.name)) (\(columns.joined(separator: ", ")))"))
         for field in [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate, SchemaDefinition.owner] {
-            try await run(PostgresStatement(IndexPlan.createStatement(schema: next.name, fields: [field])))
+            try await run(PostgresStatement(IndexPlan.createStatement(schema: next.name, fields: [field], maxNameBytes: PostgresStatement.maxIdentifierBytes)))
         }
         for (field, type) in next.fields.sorted(by: { $0.key < $1.key }) where previous?.type(of: field) == nil {
             try await run(
@@ -42,7 +42,7 @@ extension PostgresTransaction {
             }
         }
         for fields in indexes.indexes(of: next.name) where fields.allSatisfy({ next.type(of: $0) != nil || next.isSystemField($0) }) {
-            try await run(PostgresStatement(IndexPlan.createStatement(schema: next.name, fields: fields)))
+            try await run(PostgresStatement(IndexPlan.createStatement(schema: next.name, fields: fields, maxNameBytes: PostgresStatement.maxIdentifierBytes)))
         }
         let merged = try await storedDefinition(next.name).map { stored in
             SchemaDefinition(name: next.name, primaryKey: next.primaryKey, fields: stored.fields.merging(next.fields) { _, new in new })
@@ -78,7 +78,7 @@ extension PostgresTransaction {
         if let definition = try await storedDefinition(schema),
             fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) })
         {
-            try await run(PostgresStatement(IndexPlan.createStatement(schema: schema, fields: fields)))
+            try await run(PostgresStatement(IndexPlan.createStatement(schema: schema, fields: fields, maxNameBytes: PostgresStatement.maxIdentifierBytes)))
         }
         try await bumpSchemaVersion()
         let plan = indexes

@@ -35,10 +35,30 @@ public final class IndexPlan: Sendable {
 
     /// Index names carry the reserved `_sm_` prefix, so they never collide with a schema's table,
     /// and dots, which no schema or field name contains, so two indexes never share a name.
-    /// The statement is the same in SQLite and PostgreSQL.
-    public static func createStatement(schema: String, fields: [String]) -> String {
-        let name = "_sm_idx_\(schema).\(fields.joined(separator: "."))"
+    /// The statement is the same in SQLite and PostgreSQL; `maxNameBytes` is PostgreSQL's limit
+    /// on identifiers (see `identifier`).
+    public static func createStatement(schema: String, fields: [String], maxNameBytes: Int = .max) -> String {
+        let name = identifier("_sm_idx_\(schema).\(fields.joined(separator: "."))", maxBytes: maxNameBytes)
         let columns = fields.map { "\"\($0)\"" }.joined(separator: ", ")
         return "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \"\(schema)\" (\(columns))"
+    }
+
+    /// `name` when it fits in `maxBytes`, else its start and a hash of the whole name: PostgreSQL
+    /// silently cuts longer identifiers to 63 bytes, and two long names with the same start would
+    /// then be one index, the second `CREATE INDEX IF NOT EXISTS` doing nothing. The hash is
+    /// FNV-1a, the same in every process (Swift's `Hasher` is seeded per process).
+    public static func identifier(_ name: String, maxBytes: Int) -> String {
+        guard name.utf8.count > maxBytes else { return name }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let suffix = "~" + String(hash, radix: 16)
+        var start = ""
+        for character in name {
+            guard start.utf8.count + character.utf8.count + suffix.utf8.count <= maxBytes else { break }
+            start.append(character)
+        }
+        return start + suffix
     }
 }

@@ -35,6 +35,28 @@ struct PostgreSQLEngineTests {
         }
     }
 
+    @Test("index names past PostgreSQL's 63 bytes stay distinct and are read back by their columns", .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
+    func longIndexNames() async throws {
+        // Both names share their first 63 bytes: cut as PostgreSQL cuts them, they would be one
+        // index, and the second CREATE INDEX IF NOT EXISTS would silently do nothing.
+        let first = ["recorded_at_the_weather_station_in_local_time", "temperature_in_degrees_celsius"]
+        let second = ["recorded_at_the_weather_station_in_local_time", "temperature_in_degrees_fahrenheit"]
+        try await TestServer.withDataDirectory { directory in
+            var configuration = TestServer.configuration(dataDirectory: directory)
+            configuration.development.indexes = ["measurement": [first, second]]
+            try await TestServer.run(configuration: configuration) { client in
+                let created = try await client.post(
+                    "/measurement", [first[0]: 1, first[1]: 20.5, second[1]: 68.9])
+                #expect(created.status == .created)
+            }
+            let storage = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
+            let indexes = try await storage.engine.loadSchemaSettings().indexes["measurement"] ?? []
+            #expect(indexes.contains(first), "\(indexes)")
+            #expect(indexes.contains(second), "\(indexes)")
+            try await storage.engine.close()
+        }
+    }
+
     @Test("an unreachable database stops start-up with a clear message and exit 69, not a hang")
     func unreachable() async throws {
         try await TestServer.withDataDirectory { directory in
