@@ -119,7 +119,10 @@ let package = Package(
                 // /metrics: counters and histograms recorded through an injected factory.
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            // The OpenAPI document, compiled into the binary like the migrations: nothing to ship
+            // beside the executable, and no `Bundle.module` lookup that fails once it is copied.
+            resources: [.embedInCode("OpenAPI/openapi.json")]
         ),
         .executableTarget(
             name: "StackMobServer",

@@ -47,6 +47,22 @@ public struct PostgresTokenStore: TokenStore {
         try await run("DELETE FROM _sm_tokens WHERE access_hash = $1", [.text(accessHash)])
     }
 
+    public func sweepExpired(now: Int64, refreshIssuedBefore: Int64) async throws -> Int {
+        try await write { connection in
+            var deleted = try await database.execute(
+                PostgresStatement(
+                    "DELETE FROM _sm_tokens WHERE expires_at <= $1 AND created_at <= $2 RETURNING 1", [.integer(now), .integer(refreshIssuedBefore)]),
+                on: connection
+            ).count
+            for table in ["_sm_cookie_sessions", "_sm_temporary_passwords"] {
+                deleted += try await database.execute(
+                    PostgresStatement("DELETE FROM \(table) WHERE expires_at <= $1 RETURNING 1", [.integer(now)]), on: connection
+                ).count
+            }
+            return deleted
+        }
+    }
+
     public func deleteSessions(userSchema: String, userID: String) async throws {
         try await run("DELETE FROM _sm_tokens WHERE user_schema = $1 AND user_id = $2", [.text(userSchema), .text(userID)])
     }

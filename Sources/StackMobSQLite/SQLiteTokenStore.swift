@@ -47,6 +47,18 @@ public struct SQLiteTokenStore: TokenStore {
         }
     }
 
+    public func sweepExpired(now: Int64, refreshIssuedBefore: Int64) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM _sm_tokens WHERE expires_at <= ? AND created_at <= ?", arguments: [now, refreshIssuedBefore])
+            var deleted = db.changesCount
+            try db.execute(sql: "DELETE FROM _sm_cookie_sessions WHERE expires_at <= ?", arguments: [now])
+            deleted += db.changesCount
+            try db.execute(sql: "DELETE FROM _sm_temporary_passwords WHERE expires_at <= ?", arguments: [now])
+            return deleted + db.changesCount
+        }
+    }
+
     public func deleteSessions(userSchema: String, userID: String) async throws {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM _sm_tokens WHERE user_schema = ? AND user_id = ?", arguments: [userSchema, userID])

@@ -106,7 +106,7 @@ struct ConfigurationDecoder {
     private func environment(defaults: EnvironmentSettings) throws -> EnvironmentSettings {
         try refuseUnknownKeys([
             "public_key", "private_key", "schema_inference", "user_schemas", "indexes", "relationships",
-            "access_token_lifetime_seconds", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
+            "access_token_lifetime_seconds", "refresh_token_lifetime_days", "mac_timestamp_window_seconds", "expired_token_as_anonymous", "single_session",
             "oauth1_timestamp_window_seconds", "cors_allowed_origins", "cors_max_age_seconds", "custom_code", "push",
             "permissions", "roles", "schemas", "schemas_file", "files_base_url", "social",
         ])
@@ -116,6 +116,7 @@ struct ConfigurationDecoder {
         settings.schemaInference = try bool("schema_inference") ?? settings.schemaInference
         settings.accessTokenLifetimeSeconds =
             try integer("access_token_lifetime_seconds", in: 1...31_536_000) ?? settings.accessTokenLifetimeSeconds
+        settings.refreshTokenLifetimeDays = try integer("refresh_token_lifetime_days", in: 1...3650) ?? settings.refreshTokenLifetimeDays
         settings.macTimestampWindowSeconds = try integer("mac_timestamp_window_seconds", in: 0...86_400) ?? settings.macTimestampWindowSeconds
         settings.oauth1TimestampWindowSeconds =
             try integer("oauth1_timestamp_window_seconds", in: 0...86_400) ?? settings.oauth1TimestampWindowSeconds

@@ -105,6 +105,9 @@ public struct EnvironmentSettings: Sendable, Equatable {
     public var schemas: [String: SchemaDeclaration] = [:]
     /// Lifetime of an access token (`expires_in`, PROTOCOL §8.2).
     public var accessTokenLifetimeSeconds = 3600
+    /// How long a refresh token works after it was issued (at login or by the previous refresh);
+    /// past that the user logs in again, and the retention sweep deletes the session.
+    public var refreshTokenLifetimeDays = 30
     /// How far a MAC `ts` may be from the server's clock; 0 disables the check (D19).
     public var macTimestampWindowSeconds = 600
     /// How far an OAuth 1.0 `oauth_timestamp` may be from the server's clock; 0 disables the check.

@@ -10,6 +10,11 @@ public protocol TokenStore: Sendable {
     /// holds it (already used or revoked), so two concurrent refreshes cannot both succeed.
     func rotateSession(refreshHash: String, to next: StoredSession) async throws -> Bool
     func deleteSession(accessHash: String) async throws
+    /// The retention sweep: deletes the sessions whose access token expired at or before `now`
+    /// and whose refresh token was issued at or before `refreshIssuedBefore` (neither works any
+    /// more), expired cookie sessions and expired temporary passwords. Revoked sessions are gone
+    /// already: logout and revocation delete their rows. Returns how many rows went.
+    func sweepExpired(now: Int64, refreshIssuedBefore: Int64) async throws -> Int
     func deleteSessions(userSchema: String, userID: String) async throws
     /// Ends every session of the user, MAC and cookie sessions alike, in one transaction, but the
     /// one making the request (a password change keeps its own caller logged in).

@@ -63,12 +63,25 @@ public struct UserAccounts: Sendable {
     /// working.
     public func refresh(_ schema: UserSchema, refreshToken: String) async throws -> TokenGrant {
         let refreshHash = SessionSecrets.hash(refreshToken)
-        guard let session = try await store.session(refreshHash: refreshHash), session.userSchema == schema.name else {
+        guard let session = try await store.session(refreshHash: refreshHash), session.userSchema == schema.name,
+            session.createdAt > refreshIssuedBefore
+        else {
             throw UserAccountError.invalidGrant
         }
         let (grant, next) = try await makeSession(schema, userID: session.userID)
         guard try await store.rotateSession(refreshHash: refreshHash, to: next) else { throw UserAccountError.invalidGrant }
         return grant
+    }
+
+    /// Refresh tokens issued at or before this instant are past `refresh_token_lifetime_days`.
+    /// A session's refresh token is issued with it, so the session's creation time is its age.
+    var refreshIssuedBefore: Int64 {
+        clock.nowMilliseconds() - Int64(settings.refreshTokenLifetimeDays) * 86_400_000
+    }
+
+    /// The retention sweep's part for users (`TokenStore.sweepExpired`); returns the rows deleted.
+    public func sweepExpiredSessions() async throws -> Int {
+        try await store.sweepExpired(now: clock.nowMilliseconds(), refreshIssuedBefore: refreshIssuedBefore)
     }
 
     /// `logout` (§8.4): revokes the session of this access token, if any (idempotent, D20).

@@ -5,7 +5,7 @@ import StackMobCore
 struct AdminAuditController {
     let operators: OperatorStore
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         router.get("/_admin/audit", use: list)
     }
 

@@ -11,7 +11,7 @@ import StackMobCore
 struct AdminEnvironmentController {
     let backend: Backend
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         router.get("/_admin/environments/:env/keys", use: keys)
         router.post("/_admin/environments/:env/keys/rotate", use: rotate)
         router.get("/_admin/environments/:env/push", use: push)

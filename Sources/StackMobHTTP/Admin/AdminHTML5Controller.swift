@@ -15,7 +15,7 @@ import StackMobCore
 struct AdminHTML5Controller {
     let backend: Backend
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         router.get("/_admin/environments/:env/html5", use: versions)
         router.post("/_admin/environments/:env/html5/deploy", use: deploy)
         router.post("/_admin/environments/:env/html5/rollback", use: rollback)

@@ -8,7 +8,7 @@ import StackMobCore
 struct AdminMailController {
     let backend: Backend
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         router.get("/_admin/environments/:env/mail_outbox", use: outbox)
     }
 

@@ -12,9 +12,9 @@ struct AdminMiddleware: RouterMiddleware {
     let admin: RouterResponder<StackMobRequestContext>
     let console: RouterResponder<StackMobRequestContext>
 
-    init(admin: RouterResponder<StackMobRequestContext>) {
+    init(admin: RouterResponder<StackMobRequestContext>, routeLog: RouteLog = RouteLog()) {
         self.admin = admin
-        self.console = buildConsoleRouter(admin: admin).buildResponder()
+        self.console = buildConsoleRouter(admin: admin, routeLog: routeLog).buildResponder()
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

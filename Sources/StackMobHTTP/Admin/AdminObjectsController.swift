@@ -8,7 +8,7 @@ import StackMobCore
 struct AdminObjectsController {
     let backend: Backend
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         let objects = DatastoreController(maxBodyBytes: backend.configuration.maxBodyBytes, fileStore: backend.files, files: backend.configuration.files)
         let base = "/_admin/environments/:env/objects/:schema"
         router.get(RouterPath(base), use: acting(objects.query))

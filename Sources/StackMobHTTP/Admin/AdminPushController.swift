@@ -8,7 +8,7 @@ import StackMobCore
 struct AdminPushController {
     let backend: Backend
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         let push = PushController(maxBodyBytes: backend.configuration.maxBodyBytes)
         router.get("/_admin/environments/:env/push/tokens", use: AdminRequest.asPrivateKey(backend: backend, push.tokensForUsers, audit: nil))
         router.post("/_admin/environments/:env/push/notifications", use: AdminRequest.asPrivateKey(backend: backend, push.notify, audit: "push.send"))

@@ -8,7 +8,7 @@ struct AdminResetController {
     let backend: Backend
     let fixtures: FixtureLoader
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         router.post("/_admin/environments/:env/reset", use: reset)
     }
 

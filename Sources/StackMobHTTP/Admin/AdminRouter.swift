@@ -3,22 +3,24 @@ import StackMobCore
 
 /// The admin API's routes (issue 15), behind its own authentication.
 func buildAdminRouter(
-    backend: Backend, clock: any ServerClock, throttle: SignInThrottle, fixtures: FixtureLoader = FixtureLoader(fixture: nil)
+    backend: Backend, clock: any ServerClock, throttle: SignInThrottle, fixtures: FixtureLoader = FixtureLoader(fixture: nil),
+    routeLog: RouteLog = RouteLog()
 ) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
+    let routes = RecordingRouter(router: router, log: routeLog, host: .api)
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: NotFoundMiddleware())
     router.add(middleware: AdminAuthMiddleware(operators: backend.operators))
-    AdminSessionController(operators: backend.operators, throttle: throttle).addRoutes(to: router)
-    AdminAuditController(operators: backend.operators).addRoutes(to: router)
-    AdminSchemaController(backend: backend).addRoutes(to: router)
-    AdminObjectsController(backend: backend).addRoutes(to: router)
-    AdminUsersController(backend: backend).addRoutes(to: router)
-    AdminEnvironmentController(backend: backend).addRoutes(to: router)
-    AdminPushController(backend: backend).addRoutes(to: router)
-    AdminHTML5Controller(backend: backend).addRoutes(to: router)
-    AdminMailController(backend: backend).addRoutes(to: router)
-    AdminResetController(backend: backend, fixtures: fixtures).addRoutes(to: router)
+    AdminSessionController(operators: backend.operators, throttle: throttle).addRoutes(to: routes)
+    AdminAuditController(operators: backend.operators).addRoutes(to: routes)
+    AdminSchemaController(backend: backend).addRoutes(to: routes)
+    AdminObjectsController(backend: backend).addRoutes(to: routes)
+    AdminUsersController(backend: backend).addRoutes(to: routes)
+    AdminEnvironmentController(backend: backend).addRoutes(to: routes)
+    AdminPushController(backend: backend).addRoutes(to: routes)
+    AdminHTML5Controller(backend: backend).addRoutes(to: routes)
+    AdminMailController(backend: backend).addRoutes(to: routes)
+    AdminResetController(backend: backend, fixtures: fixtures).addRoutes(to: routes)
     return router
 }
 

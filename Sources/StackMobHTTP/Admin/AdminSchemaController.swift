@@ -13,7 +13,7 @@ import StackMobCore
 struct AdminSchemaController {
     let backend: Backend
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         router.get("/_admin/environments/:env/schemas", use: list)
         router.get("/_admin/environments/:env/schemas/:schema", use: read)
         router.post("/_admin/environments/:env/schemas", use: apply)

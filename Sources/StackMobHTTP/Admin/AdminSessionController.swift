@@ -11,7 +11,7 @@ struct AdminSessionController {
     let operators: OperatorStore
     let throttle: SignInThrottle
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         router.post(RouterPath(Self.path), use: signIn)
         router.get(RouterPath(Self.path), use: current)
         router.delete(RouterPath(Self.path), use: signOut)

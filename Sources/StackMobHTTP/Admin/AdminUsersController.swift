@@ -12,7 +12,7 @@ import StackMobCore
 struct AdminUsersController {
     let backend: Backend
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         let base = "/_admin/environments/:env/users/:schema"
         router.get(RouterPath(base), use: search)
         router.post(RouterPath(base + "/:id/temporary_password"), use: temporaryPassword)

@@ -12,12 +12,14 @@ import StackMobMail
 /// - Parameter onHTML5ServerRunning: the same for each environment's HTML5 listener.
 /// - Parameter metrics: where `/metrics` numbers go; one registry per app (tests run several).
 /// - Parameter onMonitoringServerRunning: the monitoring listener's port (`monitoring.port`).
+/// - Parameter routeLog: receives every route the API port registers (`buildRouter`).
 public func buildApplication(
     configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), logger: Logger,
     metrics: ServerMetrics = ServerMetrics(),
     onPushServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     onHTML5ServerRunning: @escaping @Sendable (EnvironmentKind, Int) async -> Void = { _, _ in },
-    onMonitoringServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    onMonitoringServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+    routeLog: RouteLog = RouteLog()
 ) async throws -> some ApplicationProtocol {
     // Read before anything is opened: a bad fixture file stops start-up like a bad configuration.
     let fixtures = FixtureLoader(fixture: try configuration.fixturesFile.map { try Fixture.load(path: $0) })
@@ -45,7 +47,7 @@ public func buildApplication(
     if try await !backend.operators.hasOperators() {
         logger.notice("Admin API closed: no operator account; open it with: stackmob-server admin add <name>")
     }
-    let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks, fixtures: fixtures, metrics: metrics)
+    let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks, fixtures: fixtures, metrics: metrics, routeLog: routeLog)
     let api = MethodOverrideResponder(next: router.buildResponder(), clock: clock)
     let html5Services = makeHTML5Services(backend: backend, api: api, clock: clock, logger: logger, onServerRunning: onHTML5ServerRunning)
     return Application(
@@ -63,19 +65,27 @@ public func buildApplication(
 }
 
 /// The routes, behind the middleware listed in the order a request passes through it.
+///
+/// - Parameter routeLog: receives every route registered here and in the admin, console and
+///   push routers (the OpenAPI test reads it).
 public func buildRouter(
     backend: Backend, clock: any ServerClock = SystemClock(), webhooks: WebhookClient, fixtures: FixtureLoader = FixtureLoader(fixture: nil),
-    metrics: ServerMetrics = ServerMetrics()
+    metrics: ServerMetrics = ServerMetrics(), routeLog: RouteLog = RouteLog()
 ) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
+    let routes = RecordingRouter(router: router, log: routeLog, host: .api)
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ServerHeadersMiddleware(clock: clock))
     router.add(middleware: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: false))
+    routeLog.record(MonitoringMiddleware.routes)
     router.add(
         middleware: AdminMiddleware(
-            admin: buildAdminRouter(backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), fixtures: fixtures).buildResponder()))
-    router.add(middleware: PushHostMiddleware(push: buildPushRouter(backend: backend, clock: clock, standalone: false).buildResponder()))
+            admin: buildAdminRouter(backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), fixtures: fixtures, routeLog: routeLog)
+                .buildResponder(),
+            routeLog: routeLog))
+    router.add(
+        middleware: PushHostMiddleware(push: buildPushRouter(backend: backend, clock: clock, standalone: false, routeLog: routeLog).buildResponder()))
     router.add(middleware: HTML5HostMiddleware(sites: EnvironmentKind.allCases.compactMap { kind in
         let site = backend.configuration.html5.site(for: kind)
         return site.hosts.isEmpty ? nil : (settings: site, responder: buildHTML5Router(kind: kind, backend: backend, clock: clock, standalone: false).buildResponder())
@@ -86,22 +96,27 @@ public func buildRouter(
     router.add(middleware: NotFoundMiddleware())
     if let local = backend.files as? LocalFileStore {
         router.add(middleware: FilesMiddleware(store: local))
+        routeLog.record(FilesMiddleware.routes)
     }
+    // Needs no credentials: registered before the authentication middleware, which it skips.
+    OpenAPIController().addRoutes(to: routes)
     router.add(middleware: AuthenticationMiddleware(backend: backend, clock: clock))
     router.add(
         middleware: UserController(
             maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(limiter: backend.failureLimiter, clock: clock)))
+    routeLog.record(UserController.routes)
     router.add(middleware: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes))
+    routeLog.record(SocialController.routes)
     router.add(
         middleware: CustomCodeMiddleware(
             webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds, maxBodyBytes: backend.configuration.maxBodyBytes,
             failures: backend.customCodeFailures))
 
-    ServerController().addRoutes(to: router)
-    ListAPIController().addRoutes(to: router)
+    ServerController().addRoutes(to: routes)
+    ListAPIController().addRoutes(to: routes)
     DatastoreController(maxBodyBytes: backend.configuration.maxBodyBytes, fileStore: backend.files, files: backend.configuration.files)
-        .addRoutes(to: router)
-    RelationsController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: router)
+        .addRoutes(to: routes)
+    RelationsController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: routes)
     return router
 }
 

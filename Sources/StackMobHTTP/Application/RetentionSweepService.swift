@@ -3,10 +3,12 @@ import ServiceLifecycle
 import StackMobCore
 
 /// Deletes what no one needs any more, in every environment, every few minutes: finished push
-/// deliveries older than `push.delivery.retention_days`, and MAC/OAuth nonces whose window has
-/// passed. With several instances on one database, whichever gets there first does the work; a
-/// second sweep finds nothing to delete. (Expired cookie sessions and operator sessions are
-/// deleted by each new sign-in; mail outbox rows are the development mailbox and stay.)
+/// deliveries older than `push.delivery.retention_days`, MAC/OAuth nonces whose window has
+/// passed, login sessions whose access token has expired and whose refresh token is past
+/// `refresh_token_lifetime_days`, expired cookie sessions and temporary passwords. With several
+/// instances on one database, whichever gets there first does the work; a second sweep finds
+/// nothing to delete. (Operator sessions are deleted by each new sign-in; mail outbox rows are
+/// the development mailbox and stay.)
 struct RetentionSweepService: Service, CustomStringConvertible {
     let backend: Backend
     let clock: any ServerClock
@@ -32,10 +34,14 @@ struct RetentionSweepService: Service, CustomStringConvertible {
             do {
                 let deliveries = days > 0 ? try await environment.push.sweepFinishedDeliveries(olderThan: Int64(days) * 86_400_000) : 0
                 let nonces = try await environment.users.nonces.sweep(now: clock.nowMilliseconds())
-                if deliveries + nonces > 0 {
+                let sessions = try await environment.users.sweepExpiredSessions()
+                if deliveries + nonces + sessions > 0 {
                     logger.debug(
                         "Retention sweep",
-                        metadata: ["sm.environment": "\(kind.rawValue)", "sm.deliveries": "\(deliveries)", "sm.nonces": "\(nonces)"])
+                        metadata: [
+                            "sm.environment": "\(kind.rawValue)", "sm.deliveries": "\(deliveries)", "sm.nonces": "\(nonces)",
+                            "sm.sessions": "\(sessions)",
+                        ])
                 }
             } catch {
                 logger.warning("Retention sweep failed", metadata: ["sm.environment": "\(kind.rawValue)", "sm.error": "\(error)"])

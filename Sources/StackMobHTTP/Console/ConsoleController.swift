@@ -16,7 +16,7 @@ struct ConsoleController: Sendable {
     static let signInCookie = "sm_console_signin"
     let client: AdminClient
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         let p = Self.prefix
         router.get(RouterPath(p), use: { _, _ in Self.redirect("\(p)/development/overview") })
         router.get(RouterPath(p + "/assets/console.css"), use: { _, _ in Self.asset(ConsoleAssets.css, type: "text/css; charset=utf-8") })
@@ -160,10 +160,11 @@ struct ConsoleController: Sendable {
 
 /// The console's routes, outside the admin API's authentication middleware (the sign-in page
 /// and the assets need none; every other page asks the admin API who is signed in).
-func buildConsoleRouter(admin: RouterResponder<StackMobRequestContext>) -> Router<StackMobRequestContext> {
+func buildConsoleRouter(admin: RouterResponder<StackMobRequestContext>, routeLog: RouteLog = RouteLog()) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
+    let routes = RecordingRouter(router: router, log: routeLog, host: .api)
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: ConsoleErrorMiddleware())
-    ConsoleController(client: AdminClient(admin: admin)).addRoutes(to: router)
+    ConsoleController(client: AdminClient(admin: admin)).addRoutes(to: routes)
     return router
 }

@@ -9,7 +9,7 @@ struct DatastoreController {
     var fileStore: (any FileStore)? = nil
     var files = FileSettings()
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         router.get("/:schema", use: query)
         router.head("/:schema", use: headQuery)
         router.post("/:schema", use: create)

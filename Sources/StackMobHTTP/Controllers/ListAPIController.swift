@@ -4,7 +4,7 @@ import StackMobCore
 /// `GET|POST /listapi` (PROTOCOL §13.2, D22): the environment's schemas with their field types,
 /// and its custom-code method names. Clients only need a 200 with a body; developers read it.
 struct ListAPIController {
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         router.get("/listapi", use: list)
         router.post("/listapi", use: list)
     }

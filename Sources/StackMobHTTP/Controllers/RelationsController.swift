@@ -7,7 +7,7 @@ import StackMobCore
 struct RelationsController {
     let maxBodyBytes: Int
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         router.post("/:schema/:id/:field", use: createRelated)
         router.put("/:schema/:id/:field", use: append)
         router.delete("/:schema/:id/:field/:values", use: remove)

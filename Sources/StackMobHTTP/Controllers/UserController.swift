@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import StackMobCore
 
@@ -29,16 +30,29 @@ struct UserController: RouterMiddleware {
         guard segments.count == 2, let name = try? PathSegment.decode(segments[0]),
             let schema = environment.users.userSchema(named: name), let action = UserAction(rawValue: String(segments[1]))
         else { return try await next(request, context) }
+        guard Self.methods[action, default: []].contains(request.method) else { return try await next(request, context) }
         let users = environment.users
-        switch (action, request.method) {
-        case (.accessToken, .post), (.accessToken, .get): return try await accessToken(request, context, users, schema)
-        case (.refreshToken, .post): return try await refreshToken(request, context, users, schema)
-        case (.logout, .get): return try await logout(request, context, users, schema)
-        case (.loggedInUser, .get): return try await loggedInUser(request, context, users, schema)
-        case (.forgotPassword, .post): return try await forgotPassword(request, context, users, schema)
-        case (.resetPassword, .post): return try await resetPassword(request, context, users, schema)
-        case (.login, .get): return try await cookieLogin(request, context, users, schema)
-        default: return try await next(request, context)
+        switch action {
+        case .accessToken: return try await accessToken(request, context, users, schema)
+        case .refreshToken: return try await refreshToken(request, context, users, schema)
+        case .logout: return try await logout(request, context, users, schema)
+        case .loggedInUser: return try await loggedInUser(request, context, users, schema)
+        case .forgotPassword: return try await forgotPassword(request, context, users, schema)
+        case .resetPassword: return try await resetPassword(request, context, users, schema)
+        case .login: return try await cookieLogin(request, context, users, schema)
+        }
+    }
+
+    /// The verbs each action answers to; any other verb on its path is an ordinary object request.
+    static let methods: [UserAction: [HTTPRequest.Method]] = [
+        .accessToken: [.post, .get], .refreshToken: [.post], .logout: [.get], .loggedInUser: [.get], .forgotPassword: [.post],
+        .resetPassword: [.post], .login: [.get],
+    ]
+
+    /// The endpoints this middleware answers, for the route log (`{schema}` is a user schema).
+    static var routes: [RegisteredRoute] {
+        UserAction.allCases.flatMap { action in
+            methods[action, default: []].map { RegisteredRoute(host: .api, method: $0.rawValue, path: "/{schema}/\(action.rawValue)") }
         }
     }
 

@@ -13,6 +13,10 @@ import StackMobCore
 struct MonitoringMiddleware: RouterMiddleware {
     typealias Context = StackMobRequestContext
     static let paths: Set<String> = ["/metrics", "/health", "/ready"]
+    /// The endpoints this middleware answers, for the route log.
+    static var routes: [RegisteredRoute] {
+        paths.sorted().flatMap { path in ["GET", "HEAD"].map { RegisteredRoute(host: .api, method: $0, path: path) } }
+    }
     let backend: Backend
     let metrics: ServerMetrics
     let standalone: Bool

@@ -11,6 +11,10 @@ struct FilesMiddleware: RouterMiddleware {
     typealias Context = StackMobRequestContext
     let store: LocalFileStore
     let fileIO = FileIO()
+    /// The endpoints this middleware answers, for the route log.
+    static let routes = ["GET", "HEAD"].map {
+        RegisteredRoute(host: .api, method: $0, path: FileURLBase.pathPrefix + "/{environment}/{schema}/{id}/{field}/{filename}")
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path

@@ -9,7 +9,7 @@ extension PushController {
         "get_tokens_for_users_universal", "remove_token_universal", "remove_push_token_universal", "get_expired_tokens_universal",
     ]
 
-    func addUniversalRoutes(to router: Router<StackMobRequestContext>) {
+    func addUniversalRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         for prefix in ["", "/push"] {
             router.post(RouterPath("\(prefix)/register_device_token_universal"), use: registerUniversal)
             router.post(RouterPath("\(prefix)/push_broadcast_universal"), use: broadcastUniversal)

@@ -6,7 +6,7 @@ import StackMobCore
 struct PushController {
     let maxBodyBytes: Int
 
-    func addRoutes(to router: Router<StackMobRequestContext>) {
+    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         router.post("/tokens/:type/:token", use: registerWithoutOverwrite)
         router.put("/tokens/:type/:token", use: registerOverwriting)
         router.delete("/tokens/:type/:token", use: removeToken)

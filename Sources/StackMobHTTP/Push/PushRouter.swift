@@ -6,8 +6,11 @@ import StackMobCore
 ///
 /// - Parameter standalone: true for the push port's own listener, which needs the request log and
 ///   the server headers; on the API port the API router has already applied them.
-func buildPushRouter(backend: Backend, clock: any ServerClock, standalone: Bool) -> Router<StackMobRequestContext> {
+func buildPushRouter(
+    backend: Backend, clock: any ServerClock, standalone: Bool, routeLog: RouteLog = RouteLog()
+) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
+    let routes = RecordingRouter(router: router, log: routeLog, host: .push)
     if standalone {
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ServerHeadersMiddleware(clock: clock))
@@ -16,7 +19,7 @@ func buildPushRouter(backend: Backend, clock: any ServerClock, standalone: Bool)
     router.add(middleware: TransferCodingMiddleware())
     router.add(middleware: NotFoundMiddleware())
     router.add(middleware: AuthenticationMiddleware(backend: backend, clock: clock))
-    PushController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: router)
+    PushController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: routes)
     return router
 }
 

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -26,12 +27,24 @@ struct SocialController: RouterMiddleware {
         guard segments.count == 2, let name = try? PathSegment.decode(segments[0]),
             let schema = environment.users.userSchema(named: name), let action = SocialAction(rawValue: String(segments[1]))
         else { return try await next(request, context) }
-        switch (action.kind, request.method) {
-        case (.unlink, .delete), (.tokenLogin, .get), (.tokenLogin, .post), (.cookieLogin, .get), (.create, .get), (.create, .post),
-            (.link, .get), (.link, .post), (.userInfo, .get), (.post, .get), (.post, .post):
-            return try await respond(action, schema, request, context, environment)
-        default:
-            return try await next(request, context)
+        guard Self.methods(for: action.kind).contains(request.method) else { return try await next(request, context) }
+        return try await respond(action, schema, request, context, environment)
+    }
+
+    /// The verbs each kind of action answers to; any other verb on its path is an ordinary object
+    /// request.
+    static func methods(for kind: SocialAction.Kind) -> [HTTPRequest.Method] {
+        switch kind {
+        case .unlink: [.delete]
+        case .tokenLogin, .create, .link, .post: [.get, .post]
+        case .cookieLogin, .userInfo: [.get]
+        }
+    }
+
+    /// The endpoints this middleware answers, for the route log (`{schema}` is a user schema).
+    static var routes: [RegisteredRoute] {
+        SocialAction.allCases.flatMap { action in
+            methods(for: action.kind).map { RegisteredRoute(host: .api, method: $0.rawValue, path: "/{schema}/\(action.rawValue)") }
         }
     }
 

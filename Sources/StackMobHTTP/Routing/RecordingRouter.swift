@@ -1,0 +1,24 @@
+import HTTPTypes
+import Hummingbird
+
+/// A router that notes each route in a `RouteLog` as it hands it to Hummingbird's router; the
+/// controllers register through it, so the record cannot miss a route the server answers.
+struct RecordingRouter: RouterMethods {
+    typealias Context = StackMobRequestContext
+    let router: Router<Context>
+    let log: RouteLog
+    let host: RegisteredRoute.Host
+
+    @discardableResult func on<Responder: HTTPResponder>(
+        _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
+    ) -> Self where Responder.Context == Context {
+        log.record(RegisteredRoute(host: host, method: method.rawValue, path: path.description))
+        router.on(path, method: method, responder: responder)
+        return self
+    }
+
+    @discardableResult func add(middleware: any MiddlewareProtocol<Request, Response, Context>) -> Self {
+        router.add(middleware: middleware)
+        return self
+    }
+}
