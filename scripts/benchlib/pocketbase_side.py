@@ -98,8 +98,16 @@ class PocketBaseSide:
 
     # -- seeding -------------------------------------------------------------------------------
 
+    def request(self, method, path, body=None, headers=None, raw=None):
+        """One request; sent again once on a new connection when the server had closed the idle
+        one (its keep-alive timeout runs while the other sides are seeded)."""
+        try:
+            return self.api.request(method, path, body, headers, raw)
+        except ConnectionLost:
+            return self.api.request(method, path, body, headers, raw)
+
     def call(self, method, path, body=None, headers=None):
-        status, answer = self.api.request(method, path, body, headers)
+        status, answer = self.request(method, path, body, headers)
         if status not in (200, 201, 204):
             raise SeedError(f"{self.label}: {method} {path} answered {status}: {str(answer)[:300]}")
         return answer
@@ -188,7 +196,7 @@ class PocketBaseSide:
         return method() if method else None
 
     def probe(self, method, path, body=None, headers=None):
-        status, answer = self.api.request(method, path, body, headers)
+        status, answer = self.request(method, path, body, headers)
         if status not in (200, 201):
             raise SeedError(f"{self.label}: probe {method} {path} answered {status}: {str(answer)[:300]}")
         return answer
