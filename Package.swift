@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "stackmob-server", targets: ["StackMobServer"]),
+        // For the fuzz package in Fuzz/, which feeds client bytes to the parsers of both modules.
+        .library(name: "StackMobCore", targets: ["StackMobCore"]),
+        .library(name: "StackMobHTTP", targets: ["StackMobHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),

@@ -13,18 +13,23 @@ enum FormBody {
             parameters[key] = value
         }
         let buffer = try await RequestBodyReader.bytes(request, limit: limit)
-        let bytes = Array(buffer.readableBytesView)
+        parameters.merge(try Self.parameters(body: Array(buffer.readableBytesView))) { _, fromBody in fromBody }
+        return parameters
+    }
+
+    /// The parameters of a body alone: a JSON object's scalar members, or form-encoded pairs (a
+    /// repeated key keeps its last value); none for a blank body.
+    static func parameters(body bytes: [UInt8]) throws(RequestError) -> [String: String] {
+        var parameters: [String: String] = [:]
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return parameters }
         if first == UInt8(ascii: "{") {
-            let object: JSONObject
+            let parsed: JSONValue
             do {
-                guard let parsed = try JSONParser.parse(bytes).objectValue else { throw RequestError.malformedJSON("expected an object") }
-                object = parsed
-            } catch let error as RequestError {
-                throw error
+                parsed = try JSONParser.parse(bytes)
             } catch {
-                throw RequestError.malformedJSON("\(error)")
+                throw .malformedJSON("\(error)")
             }
+            guard let object = parsed.objectValue else { throw .malformedJSON("expected an object") }
             for (key, value) in object {
                 switch value {
                 case .string(let text): parameters[key] = text
