@@ -89,14 +89,19 @@ class Server:
         return self.process.returncode if self.process else None
 
     def resident_kib(self):
-        with open(f"/proc/{self.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        return 0
+        return resident_kib(self.pid)
 
     def open_descriptors(self):
         return len(os.listdir(f"/proc/{self.pid}/fd"))
+
+
+def resident_kib(pid):
+    """A process's resident memory (VmRSS), KiB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
 
 
 class Api:
@@ -131,6 +136,14 @@ class Api:
         except ValueError:
             parsed = None
         return response.status, parsed
+
+    def request_reconnecting(self, method, path, body=None, headers=None, raw=None):
+        """request(), sent again once on a new connection when the server had closed the idle
+        one (its keep-alive timeout): for callers that left the connection unused a while."""
+        try:
+            return self.request(method, path, body, headers, raw)
+        except ConnectionLost:
+            return self.request(method, path, body, headers, raw)
 
     def fetch_all(self, schema):
         """Every object of `schema` by primary key, paged with Range; empty for a schema that

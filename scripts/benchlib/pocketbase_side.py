@@ -9,10 +9,10 @@ import sys
 import time
 import urllib.parse
 
-from .scenarios import Plan, SeedError, catalog_object
+from .scenarios import Plan, SeedError, catalog_object, lua_by_id
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import Api, ConnectionLost, free_port  # noqa: E402
+from harness import Api, ConnectionLost, free_port, resident_kib  # noqa: E402
 
 SUPERUSER = ("bench@example.com", "bench-password-1")
 MEMO_USER_ID = "u00000000000001"  # record ids are 15 characters of [a-z0-9]
@@ -57,11 +57,7 @@ class PocketBaseSide:
         return f"{self.label}: {version} ({self.binary}), request logs off"
 
     def resident_kib(self):
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        return 0
+        return resident_kib(self.process.pid)
 
     def start(self, work_dir, datasets):
         data = os.path.join(work_dir, "pb_data")
@@ -98,16 +94,8 @@ class PocketBaseSide:
 
     # -- seeding -------------------------------------------------------------------------------
 
-    def request(self, method, path, body=None, headers=None, raw=None):
-        """One request; sent again once on a new connection when the server had closed the idle
-        one (its keep-alive timeout runs while the other sides are seeded)."""
-        try:
-            return self.api.request(method, path, body, headers, raw)
-        except ConnectionLost:
-            return self.api.request(method, path, body, headers, raw)
-
     def call(self, method, path, body=None, headers=None):
-        status, answer = self.request(method, path, body, headers)
+        status, answer = self.api.request_reconnecting(method, path, body, headers)
         if status not in (200, 201, 204):
             raise SeedError(f"{self.label}: {method} {path} answered {status}: {str(answer)[:300]}")
         return answer
@@ -196,7 +184,7 @@ class PocketBaseSide:
         return method() if method else None
 
     def probe(self, method, path, body=None, headers=None):
-        status, answer = self.request(method, path, body, headers)
+        status, answer = self.api.request_reconnecting(method, path, body, headers)
         if status not in (200, 201):
             raise SeedError(f"{self.label}: probe {method} {path} answered {status}: {str(answer)[:300]}")
         return answer
@@ -207,13 +195,7 @@ class PocketBaseSide:
 
     def plan_get_one(self):
         self.probe("GET", f"/api/collections/bench/records/{record_id('obj', 1)}")
-        return Plan("GET /api/collections/bench/records/<id>", """
-local requests_by_id = {}
-function prepare()
-  for i = 1, objects do requests_by_id[i] = wrk.format("GET", "/api/collections/bench/records/" .. object_id(i)) end
-end
-function request() return requests_by_id[math.random(1, objects)] end
-""")
+        return Plan("GET /api/collections/bench/records/<id>", lua_by_id("GET", "/api/collections/bench/records/"))
 
     def plan_create(self):
         self.probe("POST", "/api/collections/bench/records", {"name": "x", "n": 1})
@@ -226,14 +208,7 @@ wrk.body = '{"name":"x","n":1}'
 
     def plan_update(self):
         self.probe("PATCH", f"/api/collections/bench/records/{record_id('obj', 1)}", {"n": 2})
-        return Plan("PATCH /api/collections/bench/records/<id>", """
-wrk.headers["Content-Type"] = "application/json"
-local requests_by_id = {}
-function prepare()
-  for i = 1, objects do requests_by_id[i] = wrk.format("PATCH", "/api/collections/bench/records/" .. object_id(i), nil, '{"n":2}') end
-end
-function request() return requests_by_id[math.random(1, objects)] end
-""")
+        return Plan("PATCH /api/collections/bench/records/<id>", lua_by_id("PATCH", "/api/collections/bench/records/", '{"n":2}'))
 
     def category_plan(self, label, per_page):
         query = lambda c: "filter=" + urllib.parse.quote(f"category={c}") + f"&sort=price&perPage={per_page}"

@@ -32,6 +32,37 @@ class Plan:
     lua: str
 
 
+def lua_by_id(method, prefix, body=None):
+    """Lua for one request a random seeded object: METHOD prefix .. object_id(i) [body]."""
+    body_lua = f", nil, '{body}'" if body else ""
+    content_type = 'wrk.headers["Content-Type"] = "application/json"\n' if body else ""
+    return f"""{content_type}
+local requests_by_id = {{}}
+function prepare()
+  for i = 1, objects do requests_by_id[i] = wrk.format("{method}", "{prefix}" .. object_id(i){body_lua}) end
+end
+function request() return requests_by_id[math.random(1, objects)] end
+"""
+
+
+def lua_random_paths(path_format, lat_span, lon_span, arguments):
+    """Lua for GET requests of 1,000 paths made from random points: `path_format` is a Lua
+    string.format pattern, `arguments` its Lua arguments over `lat` and `lon`, drawn within
+    ±lat_span/2 and ±lon_span/2 degrees."""
+    return f"""
+wrk.headers["Range"] = "objects=0-19"
+local paths = {{}}
+function prepare()
+  for k = 1, 1000 do
+    local lat = math.random() * {lat_span} - {lat_span / 2:g}
+    local lon = math.random() * {lon_span} - {lon_span / 2:g}
+    paths[k] = wrk.format("GET", string.format("{path_format}", {arguments}))
+  end
+end
+function request() return paths[math.random(1, #paths)] end
+"""
+
+
 def datasets(names):
     """The data sets the scenarios `names` need."""
     return {dataset for name in names for dataset in SCENARIOS[name]}

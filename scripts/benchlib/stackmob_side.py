@@ -12,10 +12,10 @@ import sys
 import time
 
 from . import haproxy
-from .scenarios import Plan, SeedError, catalog_object
+from .scenarios import Plan, SeedError, catalog_object, lua_by_id, lua_random_paths
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import ACCEPT, Api, ConnectionLost, Server, free_port  # noqa: E402
+from harness import ACCEPT, Api, Server, free_port  # noqa: E402
 
 PUBLIC_KEY = "b0b0b0b0-0000-4000-8000-000000000001"
 PRIVATE_KEY = "b0b0b0b0-0000-4000-8000-00000000000f"
@@ -119,16 +119,8 @@ class StackMobSide:
 
     # -- seeding -------------------------------------------------------------------------------
 
-    def request(self, method, path, body=None, headers=None, raw=None):
-        """One request; sent again once on a new connection when the server had closed the idle
-        one (its keep-alive timeout runs while the other sides are seeded)."""
-        try:
-            return self.api.request(method, path, body, headers, raw)
-        except ConnectionLost:
-            return self.api.request(method, path, body, headers, raw)
-
     def call(self, method, path, body=None, headers=None, expect=(200, 201)):
-        status, answer = self.request(method, path, body, headers)
+        status, answer = self.api.request_reconnecting(method, path, body, headers)
         if status not in expect:
             raise SeedError(f"{self.label}: {method} {path} answered {status}: {str(answer)[:300]}")
         return answer
@@ -164,7 +156,7 @@ class StackMobSide:
         for first in range(1, count + 1, batch):
             self.bulk("catalog", [catalog_object(i) for i in range(first, min(first + batch, count + 1))])
         seconds = time.monotonic() - started
-        status, _ = self.request("GET", "/catalog", headers={"Range": "objects=0-0"})
+        status, _ = self.api.request_reconnecting("GET", "/catalog", headers={"Range": "objects=0-0"})
         total = self.api.last_headers.get("content-range")
         self.seeded.append(f"{count} in catalog ({count / seconds:.0f} objects/s by bulk POST)")
         print(f"[bench] {self.label}: seeded {count} catalog objects in {seconds:.1f} s ({count / seconds:.0f}/s)", file=sys.stderr)
@@ -217,7 +209,7 @@ class StackMobSide:
 
     def log_in_memo_user(self):
         self.call("POST", "/user", {"username": "u0001", "password": MEMO_PASSWORD}, expect=(201,))
-        status, answer = self.request(
+        status, answer = self.api.request_reconnecting(
             "POST", "/user/accessToken", headers={"Content-Type": "application/x-www-form-urlencoded"},
             raw=f"username=u0001&password={MEMO_PASSWORD}&token_type=mac&mac_algorithm=hmac-sha-1".encode())
         if status != 200:
@@ -245,7 +237,7 @@ class StackMobSide:
         return getattr(self, f"plan_{name}")(work_dir)
 
     def probe(self, method, path, body=None, headers=None, expect=(200, 201, 206)):
-        status, answer = self.request(method, path, body, headers)
+        status, answer = self.api.request_reconnecting(method, path, body, headers)
         if status not in expect:
             raise SeedError(f"{self.label}: probe {method} {path} answered {status}: {str(answer)[:300]}")
         return answer
@@ -256,13 +248,7 @@ class StackMobSide:
 
     def plan_get_one(self, work_dir):
         self.probe("GET", f"/bench/{object_id(1)}")
-        return Plan("GET /bench/<id>", """
-local requests_by_id = {}
-function prepare()
-  for i = 1, objects do requests_by_id[i] = wrk.format("GET", "/bench/" .. object_id(i)) end
-end
-function request() return requests_by_id[math.random(1, objects)] end
-""")
+        return Plan("GET /bench/<id>", lua_by_id("GET", "/bench/"))
 
     def plan_create(self, work_dir):
         self.probe("POST", "/bench", {"name": "x", "n": 1})
@@ -275,14 +261,7 @@ wrk.body = '{"name":"x","n":1}'
 
     def plan_update(self, work_dir):
         self.probe("PUT", f"/bench/{object_id(1)}", {"n": 2})
-        return Plan("PUT /bench/<id>", """
-wrk.headers["Content-Type"] = "application/json"
-local requests_by_id = {}
-function prepare()
-  for i = 1, objects do requests_by_id[i] = wrk.format("PUT", "/bench/" .. object_id(i), nil, '{"n":2}') end
-end
-function request() return requests_by_id[math.random(1, objects)] end
-""")
+        return Plan("PUT /bench/<id>", lua_by_id("PUT", "/bench/", '{"n":2}'))
 
     def category_plan(self, label, range_header, expected):
         headers = {"X-StackMob-OrderBy": "price:asc", "Range": range_header}
@@ -311,35 +290,17 @@ function request() return requests_by_category[math.random(0, 99)] end
         page = self.probe("GET", "/catalog?loc[near]=-59.63,-179.27,0.01", headers={"Range": "objects=0-19"})
         if not page or page[0]["catalog_id"] != "c000001":
             raise SeedError(f"{self.label}: c000001 is not the first result at its own location")
-        return Plan("GET /catalog?loc[near]=<lat>,<lon>,0.01, Range 0-19", """
-wrk.headers["Range"] = "objects=0-19"
-local paths = {}
-function prepare()
-  for k = 1, 1000 do
-    local lat = math.random() * 120 - 60
-    local lon = math.random() * 360 - 180
-    paths[k] = wrk.format("GET", string.format("/catalog?loc[near]=%.4f,%.4f,0.01", lat, lon))
-  end
-end
-function request() return paths[math.random(1, #paths)] end
-""")
+        return Plan("GET /catalog?loc[near]=<lat>,<lon>,0.01, Range 0-19",
+                    lua_random_paths("/catalog?loc[near]=%.4f,%.4f,0.01", 120, 360, "lat, lon"))
+
 
     def plan_within(self, work_dir):
         page = self.probe("GET", "/catalog?loc[within]=-60,-179.5,-58,-177.5", headers={"Range": "objects=0-19"})
         if "c000001" not in [item["catalog_id"] for item in page] and len(page) < 20:
             raise SeedError(f"{self.label}: c000001 is missing from a box that contains it")
-        return Plan("GET /catalog?loc[within]=<2x2 box>, Range 0-19", """
-wrk.headers["Range"] = "objects=0-19"
-local paths = {}
-function prepare()
-  for k = 1, 1000 do
-    local lat = math.random() * 118 - 59
-    local lon = math.random() * 358 - 179
-    paths[k] = wrk.format("GET", string.format("/catalog?loc[within]=%.4f,%.4f,%.4f,%.4f", lat - 1, lon - 1, lat + 1, lon + 1))
-  end
-end
-function request() return paths[math.random(1, #paths)] end
-""")
+        return Plan("GET /catalog?loc[within]=<2x2 box>, Range 0-19",
+                    lua_random_paths("/catalog?loc[within]=%.4f,%.4f,%.4f,%.4f", 118, 358, "lat - 1, lon - 1, lat + 1, lon + 1"))
+
 
     def plan_expand(self, work_dir):
         page = self.probe("GET", "/article", headers={"X-StackMob-Expand": "2", "Range": "objects=0-19"})
@@ -370,7 +331,7 @@ wrk.body = '{"title":"x","author":{"name":"n"}}'
         run = os.urandom(3).hex()
         headers = [mac_authorization(token, key, "GET", f"/{schema}", "127.0.0.1", self.port, ts, f"{run}n{i}")
                    for i in range(self.signed + 1)]
-        status, page = self.request("GET", f"/{schema}", headers={"Authorization": headers[0], "Range": "objects=0-19"})
+        status, page = self.api.request_reconnecting("GET", f"/{schema}", headers={"Authorization": headers[0], "Range": "objects=0-19"})
         if status not in (200, 206) or len(page) != 20:
             raise SeedError(f"{self.label}: {name} probe answered {status} with {str(page)[:200]}")
         if schema == "memo" and any(item.get("sm_owner") != "user/u0001" for item in page):

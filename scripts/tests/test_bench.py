@@ -67,6 +67,18 @@ class ScenarioTests(unittest.TestCase):
     def test_datasets(self):
         self.assertEqual(scenarios.datasets(["head", "page", "update"]), {"catalog", "bench"})
 
+    def test_lua_by_id(self):
+        lua = scenarios.lua_by_id("PATCH", "/api/x/", '{"n":2}')
+        self.assertIn('wrk.format("PATCH", "/api/x/" .. object_id(i), nil, \'{"n":2}\')', lua)
+        self.assertIn('wrk.headers["Content-Type"] = "application/json"', lua)
+        self.assertNotIn("Content-Type", scenarios.lua_by_id("GET", "/bench/"))
+
+    def test_lua_random_paths_centres_the_ranges(self):
+        lua = scenarios.lua_random_paths("/c?loc[near]=%.4f,%.4f,0.01", 120, 360, "lat, lon")
+        self.assertIn("math.random() * 120 - 60", lua)
+        self.assertIn("math.random() * 360 - 180", lua)
+        self.assertIn('string.format("/c?loc[near]=%.4f,%.4f,0.01", lat, lon)', lua)
+
     def test_catalog_objects_are_the_same_on_every_side(self):
         self.assertEqual(scenarios.catalog_object(1)["loc"], {"lat": -59.63, "lon": -179.27})
         self.assertEqual(scenarios.catalog_object(107)["category"], 7)
