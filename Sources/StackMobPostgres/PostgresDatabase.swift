@@ -72,6 +72,9 @@ final class PostgresDatabase: Sendable {
                     try await transaction("BEGIN ISOLATION LEVEL READ COMMITTED", on: connection, body)
                 }
             } catch let error as PSQLError where attempt < 20 && PostgresErrors.isRetryable(error) {
+                logger.notice(
+                    "PostgreSQL rolled a write transaction back; running it again",
+                    metadata: ["sqlstate": "\(PostgresErrors.sqlState(error) ?? "")", "attempt": "\(attempt + 1)"])
                 // Short, growing, jittered pauses: the transactions that collided retry apart.
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
             }
@@ -116,6 +119,9 @@ enum PostgresErrors {
         guard let state = error.serverInfo?[.sqlState] else { return false }
         return state == "40001" || state == "40P01"
     }
+
+    /// `55P03`: a lock not had within `lock_timeout`.
+    static let lockNotAvailable = "55P03"
 
     static func isUniqueViolation(_ error: any Error) -> Bool {
         sqlState(error) == "23505"

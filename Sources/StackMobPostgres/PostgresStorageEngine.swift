@@ -45,11 +45,27 @@ public final class PostgresStorageEngine: StorageEngine {
     }
 
     public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {
+        var lockedFirst: Set<String> = []
+        while true {
+            do {
+                return try await write(lockingFirst: lockedFirst.sorted(), work)
+            } catch let contention as SchemaLockContention where !lockedFirst.contains(contention.table) {
+                // Each round locks one more table first, so this ends; a table already locked
+                // first cannot be contended.
+                database.logger.debug("a write waited for a table it widens; running it again with the table locked first", metadata: ["schema": "\(contention.table)"])
+                lockedFirst.insert(contention.table)
+            }
+        }
+    }
+
+    private func write<T: Sendable>(lockingFirst tables: [String], _ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {
         let hooks = CommitHooks()
         let value = try await database.writeTransaction { connection in
             // A retried body starts with no hooks of the attempt that rolled back.
             hooks.removeAll()
-            return try await work(transaction(connection, locksRows: true, hooks: hooks))
+            let transaction = transaction(connection, locksRows: true, hooks: hooks)
+            if !tables.isEmpty { try await transaction.lockSchemasAndTables(tables) }
+            return try await work(transaction)
         }
         hooks.runAll()
         return value
@@ -105,18 +121,21 @@ public final class PostgresStorageEngine: StorageEngine {
         }
         // The indexes that exist (`IndexPlan.createStatement`), by table and columns from the
         // catalog: a long name is shortened with a hash (`IndexPlan.identifier`), so names
-        // cannot be read back.
+        // cannot be read back. Every lookup goes through a catalog index, from this schema's
+        // index names: a database with many schemas has a large catalog, and every instance
+        // runs this after each schema change.
         let existing = try await database.execute(
             PostgresStatement(
                 #"""
-                SELECT t.relname::text, array_agg(a.attname::text ORDER BY k.position)
-                FROM pg_index x
-                JOIN pg_class i ON i.oid = x.indexrelid
+                SELECT t.relname::text,
+                       ARRAY(SELECT a.attname::text
+                             FROM unnest(x.indkey) WITH ORDINALITY AS k(attnum, position)
+                             JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum
+                             ORDER BY k.position)
+                FROM pg_class i
+                JOIN pg_index x ON x.indexrelid = i.oid
                 JOIN pg_class t ON t.oid = x.indrelid
-                CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, position)
-                JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
-                WHERE t.relnamespace = current_schema()::regnamespace AND i.relname LIKE '\_sm\_idx\_%'
-                GROUP BY t.relname, i.relname
+                WHERE i.relnamespace = current_schema()::regnamespace AND i.relkind = 'i' AND i.relname LIKE '\_sm\_idx\_%'
                 ORDER BY t.relname, i.relname
                 """#))
         for row in existing {

@@ -16,8 +16,48 @@ extension PostgresTransaction {
         try await run(PostgresStatement("UPDATE _sm_schema_version SET version = version + 1"))
     }
 
-    func evolveSchema(from previous: SchemaDefinition?, to next: SchemaDefinition) async throws {
+    /// Whether this transaction has the schema lock, without waiting for it.
+    private func tryLockSchemas() async throws -> Bool {
+        let statement = PostgresStatement("SELECT pg_try_advisory_xact_lock(hashtext('stackmob schemas ' || current_schema()))")
+        return try await run(statement).first?.decode(Bool.self) == true
+    }
+
+    /// Locks `table`, if it exists, against every other use until the commit. Without `waiting`
+    /// it only tries, and says whether it has the lock; a failed try leaves the transaction to be
+    /// rolled back.
+    private func lockTable(_ table: String, waiting: Bool) async throws -> Bool {
+        var exists = PostgresStatement("SELECT to_regclass(")
+        exists.append(exists.bind(quote(table)) + ") IS NOT NULL")
+        guard try await run(exists).first?.decode(Bool.self) == true else { return true }
+        do {
+            try await run(PostgresStatement("LOCK TABLE \(quote(table)) IN ACCESS EXCLUSIVE MODE" + (waiting ? "" : " NOWAIT")))
+            return true
+        } catch where !waiting && PostgresErrors.sqlState(error) == PostgresErrors.lockNotAvailable {
+            return false
+        }
+    }
+
+    /// The start of a write run again after `SchemaLockContention`: the schema lock, then each
+    /// named table, in a fixed order, before any row is locked.
+    func lockSchemasAndTables(_ tables: [String]) async throws {
         try await lockSchemas()
+        for table in tables.sorted() {
+            _ = try await lockTable(table, waiting: true)
+        }
+    }
+
+    /// Creates or widens `next`'s table.
+    ///
+    /// A write usually gets here after it has locked rows (`FOR UPDATE`, `UPDATE`), and other
+    /// writes queued on those rows hold a lock on the table that `ALTER TABLE` would wait for: a
+    /// deadlock, which PostgreSQL finds only after its `deadlock_timeout` (1 s), and which under
+    /// load outlasts clients' patience. So the locks a schema change needs are only tried here;
+    /// when one is taken, the write is rolled back and run again with them taken first, while it
+    /// holds nothing else (`SchemaLockContention`, `PostgresStorageEngine.write`).
+    func evolveSchema(from previous: SchemaDefinition?, to next: SchemaDefinition) async throws {
+        guard try await tryLockSchemas(), try await lockTable(next.name, waiting: false) else {
+            throw SchemaLockContention(table: next.name)
+        }
         // Another instance may have created the table or added columns since this one last
         // loaded the registry: IF NOT EXISTS makes each step a no-op then, and the stored
         // definition is merged rather than overwritten.

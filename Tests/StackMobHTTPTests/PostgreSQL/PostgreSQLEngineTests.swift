@@ -1,6 +1,8 @@
 import Foundation
 import StackMobCore
-import StackMobPostgres
+import StackMobHTTP
+@testable import StackMobPostgres
+import Synchronization
 import StackMobTestSupport
 import Testing
 
@@ -54,6 +56,59 @@ struct PostgreSQLEngineTests {
             #expect(indexes.contains(first), "\(indexes)")
             #expect(indexes.contains(second), "\(indexes)")
             try await storage.engine.close()
+        }
+    }
+
+    @Test(
+        "a write that widens a table whose row another write waits on runs again with the table locked first: no deadlock",
+        .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
+    func wideningUnderRowLocks() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let configuration = TestServer.configuration(dataDirectory: directory)
+            let (logger, log) = CapturingLogHandler.logger()
+            let storage = try await StorageSelection.provider(for: configuration, logger: logger)
+                .open(.development, registry: SchemaRegistry(), indexes: [:])
+            let engine = storage.engine
+            let narrow = SchemaDefinition(name: "counter", fields: ["likes": .integer])
+            let wide = SchemaDefinition(name: "counter", fields: ["likes": .integer, "note": .string])
+            try await engine.write { writer in
+                try await writer.evolveSchema(from: nil, to: narrow)
+                try await writer.insert(["counter_id": "c", "createddate": 1, "lastmoddate": 1, "likes": 0], into: narrow)
+            }
+            let widenerRuns = Mutex(0)
+            let (locked, lockedSignal) = AsyncStream.makeStream(of: Void.self)
+            // The widener locks the row, waits until the incrementer queues behind it, then adds
+            // a column: the incrementer's lock on the table and the widener's on the row are the
+            // two halves of a deadlock.
+            async let widened: Void = engine.write { writer in
+                let run = widenerRuns.withLock { $0 += 1; return $0 }
+                _ = try await writer.fetchObject(narrow, id: "c")
+                if run == 1 {
+                    lockedSignal.yield()
+                    let transaction = try #require(writer as? PostgresTransaction)
+                    let blocked = PostgresStatement("SELECT count(*) FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))")
+                    while try await transaction.run(blocked).first?.decode(Int64.self) == 0 {
+                        try await Task.sleep(for: .milliseconds(10))
+                    }
+                }
+                try await writer.evolveSchema(from: narrow, to: wide)
+                try await writer.update(wide, id: "c", changes: ["note": "widened"])
+            }
+            for await _ in locked { break }
+            try await engine.write { writer in
+                let likes = try #require(try await writer.fetchObject(narrow, id: "c")?["likes"]?.integerValue)
+                try await writer.update(narrow, id: "c", changes: ["likes": .integer(likes + 1)])
+            }
+            try await widened
+            let row = try await engine.read { reader in try await reader.fetchObject(wide, id: "c") }
+            #expect(row?["likes"] == 1)
+            #expect(row?["note"] == "widened")
+            // The contention happened, and was settled by running the widener again, not by
+            // PostgreSQL's deadlock detector.
+            #expect(widenerRuns.withLock { $0 } == 2)
+            let rolledBack = log.all.filter { $0.fullText.contains("rolled a write transaction back") }
+            #expect(rolledBack.isEmpty, "\(rolledBack.map(\.fullText))")
+            try await engine.close()
         }
     }
 
