@@ -42,7 +42,7 @@ final class PostgresDatabase: Sendable {
     }
 
     func execute(_ sql: String, on connection: PostgresConnection) async throws {
-        try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
     }
 
     /// One statement outside any explicit transaction (it is its own).

@@ -21,6 +21,7 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
     static let totalColumn = "_sm_total"
     static let distanceColumn = "_sm_distance"
 
+    @discardableResult
     func run(_ statement: PostgresStatement) async throws -> [PostgresRow] {
         try await database.execute(statement, on: connection)
     }
