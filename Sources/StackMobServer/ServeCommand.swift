@@ -40,8 +40,12 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
             throw ExitCode(78)  // EX_CONFIG
         }
-        if configuration.logFormat == .json {
+        switch configuration.logFormat {
+        case .json:
             LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+        case .text:
+            let timestamps = LogTimestamps()
+            LoggingSystem.bootstrap { TextLogHandler(label: $0, timestamps: timestamps) }
         }
         var logger = Logger(label: "stackmob")
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info

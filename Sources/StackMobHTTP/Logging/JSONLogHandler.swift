@@ -2,10 +2,6 @@ import Foundation
 import Logging
 import StackMobCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `logging.format: json`: one JSON object a line on standard error, for log shippers:
 /// `{"ts": "<ISO 8601>", "level", "label", "message", "<metadata key>": "<value>", …}`. Metadata
 /// keys keep their dotted names (`sm.environment`); values are strings, as in the text format.
@@ -32,9 +28,8 @@ public struct JSONLogHandler: LogHandler {
         line["level"] = .string(event.level.rawValue)
         line["label"] = .string(label)
         line["message"] = .string(event.message.description)
-        let bytes = JSONWriter.bytes(.object(line)) + [UInt8(ascii: "\n")]
         // One write(2) per line: lines from concurrent tasks never interleave.
-        bytes.withUnsafeBytes { buffer in _ = write(STDERR_FILENO, buffer.baseAddress, buffer.count) }
+        StandardError.write(JSONWriter.bytes(.object(line)) + [UInt8(ascii: "\n")])
     }
 
     private static func timestamp() -> String {
