@@ -13,6 +13,10 @@ import StackMobCore
 public struct ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
+    /// The handles of each series, made once: making one through the factory validates the
+    /// names, builds the label arrays and takes the registry's lock, on every request otherwise.
+    private let requestSeries = SeriesCache<RequestSeries, (Metrics.Counter, Metrics.Timer)>()
+    private let databaseSeries = SeriesCache<DatabaseSeries, Metrics.Timer>()
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -28,13 +32,19 @@ public struct ServerMetrics: Sendable {
     /// One answered request. `route` is a route template (never a raw path: ids would make one
     /// series per object).
     func request(route: String, method: String, status: Int, environment: String, duration: Duration) {
-        Counter(
-            label: "stackmob_http_requests_total",
-            dimensions: [("route", route), ("method", method), ("status_class", "\(status / 100)xx"), ("environment", environment)],
-            factory: factory
-        ).increment()
-        Metrics.Timer(label: "stackmob_http_request_duration_seconds", dimensions: [("route", route), ("environment", environment)], factory: factory)
-            .recordNanoseconds(Self.nanoseconds(duration))
+        let series = RequestSeries(route: route, method: method, statusClass: status / 100, environment: environment)
+        let (counter, timer) = requestSeries.handles(of: series) { [factory] in
+            (
+                Metrics.Counter(
+                    label: "stackmob_http_requests_total",
+                    dimensions: [("route", route), ("method", method), ("status_class", "\(series.statusClass)xx"), ("environment", environment)],
+                    factory: factory),
+                Metrics.Timer(
+                    label: "stackmob_http_request_duration_seconds", dimensions: [("route", route), ("environment", environment)], factory: factory)
+            )
+        }
+        counter.increment()
+        timer.recordNanoseconds(Self.nanoseconds(duration))
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -43,10 +53,12 @@ public struct ServerMetrics: Sendable {
 
     /// One database transaction of the datastore.
     public func database(environment: EnvironmentKind, operation: TimedStorageEngine.Operation, duration: Duration) {
-        Metrics.Timer(
-            label: "stackmob_database_duration_seconds", dimensions: [("environment", environment.rawValue), ("operation", operation.rawValue)],
-            factory: factory
-        ).recordNanoseconds(Self.nanoseconds(duration))
+        let timer = databaseSeries.handles(of: DatabaseSeries(environment: environment, operation: operation)) { [factory] in
+            Metrics.Timer(
+                label: "stackmob_database_duration_seconds", dimensions: [("environment", environment.rawValue), ("operation", operation.rawValue)],
+                factory: factory)
+        }
+        timer.recordNanoseconds(Self.nanoseconds(duration))
     }
 
     /// The outbox depths, read when `/metrics` is scraped.
