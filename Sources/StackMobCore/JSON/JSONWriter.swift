@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Serialises `JSONValue` the way StackMob clients expect (PROTOCOL §1.4, D16): object keys in
 /// lexicographic order, null-valued object members omitted.
 public enum JSONWriter {
@@ -36,8 +40,8 @@ public enum JSONWriter {
         case .object(let object):
             output.append(UInt8(ascii: "{"))
             var first = true
-            for key in object.keys.sorted(by: utf8Order) {
-                let member = object[key]!
+            // The members sorted with their values: no second lookup of each key.
+            for (key, member) in object.sorted(by: { utf8Order($0.key, $1.key) }) {
                 if omittingNulls && member.isNull { continue }
                 if !first { output.append(UInt8(ascii: ",")) }
                 first = false
@@ -49,9 +53,21 @@ public enum JSONWriter {
         }
     }
 
-    /// Byte-wise order, which is what "lexicographic" means to the clients' comparisons.
-    private static func utf8Order(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    /// Byte-wise order, which is what "lexicographic" means to the clients' comparisons. Compared
+    /// with `memcmp` over the strings' UTF-8 storage: every object of every response is sorted.
+    static func utf8Order(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                let common = min(left.count, right.count)
+                if common > 0 {
+                    let order = memcmp(left.baseAddress!, right.baseAddress!, common)
+                    if order != 0 { return order < 0 }
+                }
+                return left.count < right.count
+            }
+        }
     }
 
     private static func writeDouble(_ double: Double, into output: inout [UInt8]) {
@@ -67,22 +83,36 @@ public enum JSONWriter {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func writeString(_ string: String, into output: inout [UInt8]) {
+        var string = string
         output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
-            case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
-            case 0x0A: output.append(contentsOf: "\\n".utf8)
-            case 0x0D: output.append(contentsOf: "\\r".utf8)
-            case 0x09: output.append(contentsOf: "\\t".utf8)
-            case 0x00..<0x20:
-                output.append(contentsOf: "\\u00".utf8)
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
-            default:
-                output.append(byte)
+        string.withUTF8 { bytes in
+            // Runs of bytes that need no escape (nearly every string) are copied whole.
+            var runStart = 0
+            for (position, byte) in bytes.enumerated() where needsEscape(byte) {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+                writeEscape(byte, into: &output)
+                runStart = position + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private static func writeEscape(_ byte: UInt8, into output: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
+        case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
+        case 0x0A: output.append(contentsOf: "\\n".utf8)
+        case 0x0D: output.append(contentsOf: "\\r".utf8)
+        case 0x09: output.append(contentsOf: "\\t".utf8)
+        default:
+            output.append(contentsOf: "\\u00".utf8)
+            output.append(hexDigits[Int(byte >> 4)])
+            output.append(hexDigits[Int(byte & 0x0F)])
+        }
     }
 }

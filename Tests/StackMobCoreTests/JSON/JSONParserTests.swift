@@ -67,12 +67,23 @@ struct JSONWriterTests {
         #expect(JSONWriter.string(value, omittingNulls: false) == #"{"a":{"y":[null,2.5],"z":null},"b":1,"c":null}"#)
     }
 
+    @Test("keys in byte order of their UTF-8: prefixes first, uppercase before lowercase, é after z")
+    func keyOrder() {
+        let value: JSONValue = ["é": 1, "z": 2, "Z": 3, "ab": 4, "a": 5, "": 6, "a_b": 7, "😀": 8]
+        #expect(JSONWriter.string(value) == #"{"":6,"Z":3,"a":5,"a_b":7,"ab":4,"z":2,"é":1,"😀":8}"#)
+    }
+
     @Test("strings are escaped and round-trip")
     func strings() throws {
         let original = JSONValue.string("quote \" backslash \\ newline \n tab \t bell \u{07} é 😀")
         let text = JSONWriter.string(original)
-        #expect(text.contains("\\u0007"))
+        #expect(text == #""quote \" backslash \\ newline \n tab \t bell \u0007 é 😀""#)
         #expect(try JSONParser.parse(text) == original)
+        // Escapes at either end, back to back, and none at all.
+        #expect(JSONWriter.string(.string("\"\u{01}")) == #""\"\u0001""#)
+        #expect(JSONWriter.string(.string("\r")) == #""\r""#)
+        #expect(JSONWriter.string(.string("plain")) == #""plain""#)
+        #expect(JSONWriter.string(.string("")) == #""""#)
     }
 
     @Test("numbers keep their kind", arguments: [
