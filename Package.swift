@@ -136,9 +136,6 @@ let package = Package(
                 "StackMobSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                // Swift concurrency on NIO's event loops (`StackMobServerCommand.main`).
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .target(
