@@ -120,7 +120,7 @@ enum PostgresErrors {
         return state == "40001" || state == "40P01"
     }
 
-    /// `55P03`: a lock not had within `lock_timeout`.
+    /// `55P03`: a lock not available (`LOCK TABLE … NOWAIT`, or past `lock_timeout`).
     static let lockNotAvailable = "55P03"
 
     static func isUniqueViolation(_ error: any Error) -> Bool {
