@@ -151,9 +151,11 @@ let package = Package(
             ],
             path: "Tests/StackMobTestSupport"
         ),
+        // The fuzz corpora's loader, shared by both test targets (Foundation and Testing only).
+        .target(name: "StackMobFuzzInput", path: "Tests/StackMobFuzzInput"),
         .testTarget(
             name: "StackMobCoreTests",
-            dependencies: ["StackMobCore", "StackMobSQLite", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["StackMobCore", "StackMobSQLite", "StackMobFuzzInput", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "StackMobMailTests",
@@ -168,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "StackMobHTTPTests",
             dependencies: [
-                "StackMobHTTP", "StackMobCore", "StackMobSQLite", "StackMobPostgres", "StackMobTestSupport",
+                "StackMobHTTP", "StackMobCore", "StackMobSQLite", "StackMobPostgres", "StackMobTestSupport", "StackMobFuzzInput",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,4 +1,5 @@
 @testable import StackMobCore
+import StackMobFuzzInput
 import Testing
 
 /// The FuzzMACHeader target's corpus and regressions (Fuzz/): each input, as a MAC Authorization

@@ -1,4 +1,5 @@
 @testable import StackMobCore
+import StackMobFuzzInput
 import Testing
 
 /// The FuzzConfig target's corpus and regressions (Fuzz/): each input is a configuration file, or

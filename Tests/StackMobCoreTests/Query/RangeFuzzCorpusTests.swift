@@ -1,3 +1,4 @@
+import StackMobFuzzInput
 import StackMobCore
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import StackMobHTTP
+import StackMobFuzzInput
 import Testing
 
 /// The FuzzAccept target's corpus and regressions (Fuzz/): each input, as an Accept header,

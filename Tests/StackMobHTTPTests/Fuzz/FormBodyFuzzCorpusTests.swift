@@ -1,4 +1,5 @@
 @testable import StackMobHTTP
+import StackMobFuzzInput
 import Testing
 
 /// The FuzzFormBody target's corpus and regressions (Fuzz/): each input, as a token request's

@@ -1,5 +1,6 @@
 @testable import StackMobCore
 @testable import StackMobHTTP
+import StackMobFuzzInput
 import Testing
 
 /// The FuzzPercentDecoding target's corpus and regressions (Fuzz/): each input, through every
