@@ -42,9 +42,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         switch configuration.logFormat {
         case .json:
-            LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+            let timestamps = LogTimestamps.utc()
+            LoggingSystem.bootstrap { JSONLogHandler(label: $0, timestamps: timestamps) }
         case .text:
-            let timestamps = LogTimestamps()
+            let timestamps = LogTimestamps.local()
             LoggingSystem.bootstrap { TextLogHandler(label: $0, timestamps: timestamps) }
         }
         var logger = Logger(label: "stackmob")

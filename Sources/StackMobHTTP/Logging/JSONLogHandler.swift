@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 import StackMobCore
 
@@ -9,9 +8,12 @@ public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
     let label: String
+    private let timestamps: LogTimestamps
 
-    public init(label: String) {
+    /// `timestamps` (`LogTimestamps.utc()`) is shared by every handler of the process.
+    public init(label: String, timestamps: LogTimestamps) {
         self.label = label
+        self.timestamps = timestamps
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -24,15 +26,11 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
             line[key] = .string("\(value)")
         }
-        line["ts"] = .string(Self.timestamp())
+        line["ts"] = .string(timestamps.current())
         line["level"] = .string(event.level.rawValue)
         line["label"] = .string(label)
         line["message"] = .string(event.message.description)
         // One write(2) per line: lines from concurrent tasks never interleave.
         StandardError.write(JSONWriter.bytes(.object(line)) + [UInt8(ascii: "\n")])
-    }
-
-    private static func timestamp() -> String {
-        Date().ISO8601Format()
     }
 }

@@ -23,7 +23,7 @@ public struct TextLogHandler: LogHandler {
     /// The handler's own metadata, formatted once rather than on every line.
     private var prettyMetadata = ""
 
-    /// `timestamps` is shared by every handler of the process (one cache, one formatting a second).
+    /// `timestamps` (`LogTimestamps.local()`) is shared by every handler of the process.
     public init(label: String, timestamps: LogTimestamps) {
         self.label = label
         self.timestamps = timestamps
@@ -56,27 +56,36 @@ public struct TextLogHandler: LogHandler {
     }
 }
 
-/// The local time as `StreamLogHandler` prints it (`2026-11-24T09:39:51+0000`), formatted at most
-/// once a second.
+/// The current second, formatted at most once a second for every log line of the process.
 public final class LogTimestamps: Sendable {
+    /// The local time as `StreamLogHandler` prints it: `2026-11-24T09:39:51+0000`.
+    public static func local() -> LogTimestamps { LogTimestamps(format: "%Y-%m-%dT%H:%M:%S%z", utc: false) }
+    /// ISO 8601 in UTC, as `Date.ISO8601Format()` prints it: `2026-11-24T09:39:51Z`.
+    public static func utc() -> LogTimestamps { LogTimestamps(format: "%Y-%m-%dT%H:%M:%SZ", utc: true) }
+
+    private let format: String
+    private let utc: Bool
     private let cache = Mutex<(second: Int, text: String)>((-1, ""))
 
-    public init() {}
+    private init(format: String, utc: Bool) {
+        self.format = format
+        self.utc = utc
+    }
 
     func current() -> String {
         let now = time(nil)
         if let cached = cache.withLock({ $0.second == now ? $0.text : nil }) { return cached }
-        let text = Self.format(now)
+        let text = formatted(now)
         cache.withLock { $0 = (now, text) }
         return text
     }
 
-    private static func format(_ second: time_t) -> String {
+    private func formatted(_ second: time_t) -> String {
         var second = second
         var parts = tm()
-        guard localtime_r(&second, &parts) != nil else { return "<unknown>" }
+        guard (utc ? gmtime_r(&second, &parts) : localtime_r(&second, &parts)) != nil else { return "<unknown>" }
         var buffer = [CChar](repeating: 0, count: 64)
-        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
+        let count = strftime(&buffer, buffer.count, format, &parts)
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
