@@ -74,7 +74,7 @@ final class PostgresDatabase: Sendable {
             } catch let error as PSQLError where attempt < 20 && PostgresErrors.isRetryable(error) {
                 logger.notice(
                     "PostgreSQL rolled a write transaction back; running it again",
-                    metadata: ["sqlstate": "\(PostgresErrors.sqlState(error) ?? "")", "attempt": "\(attempt + 1)"])
+                    metadata: ["sm.sqlstate": "\(PostgresErrors.sqlState(error) ?? "")", "sm.attempt": "\(attempt + 1)"])
                 // Short, growing, jittered pauses: the transactions that collided retry apart.
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
             }

@@ -52,7 +52,7 @@ public final class PostgresStorageEngine: StorageEngine {
             } catch let contention as SchemaLockContention where !lockedFirst.contains(contention.table) {
                 // Each round locks one more table first, so this ends; a table already locked
                 // first cannot be contended.
-                database.logger.debug("a write waited for a table it widens; running it again with the table locked first", metadata: ["schema": "\(contention.table)"])
+                database.logger.debug("A write must widen a table another transaction holds; running it again with the table locked first", metadata: ["sm.schema": "\(contention.table)"])
                 lockedFirst.insert(contention.table)
             }
         }
