@@ -148,19 +148,19 @@ struct AdminPushTests {
 struct AdminCustomCodeTests {
     @Test("custom-code methods are listed with their last failures")
     func lastFailures() async throws {
-        try await TestServer.withDataDirectory { directory in
+        try await TestServer.withDataDirectory { directory in try await RefusedPort.with { port in
             var configuration = TestServer.configuration(dataDirectory: directory)
-            // Port 9 (discard) on loopback: nothing listens, the call fails at once.
-            configuration.development.customCode = [CustomCodeMethod(name: "broken", url: "http://127.0.0.1:9/hook")]
+            let hook = "http://127.0.0.1:\(port)/hook"
+            configuration.development.customCode = [CustomCodeMethod(name: "broken", url: hook)]
             try await AdminTool.addOperator(configuration: configuration, storage: try TestServer.storage(configuration), name: "ops", password: AdminAPITests.password, logger: TestServer.quietLogger)
             try await TestServer.run(configuration: configuration) { client in
                 #expect(try await client.get("/broken").status == .serviceUnavailable)
                 let auth = ["Authorization": "Bearer \(try await AdminAPITests.signIn(client).token)"]
                 let listed = try await client.get("/_admin/environments/development/custom_code", headers: auth).object?["methods"]?.arrayValue
                 let method = try #require(listed?.first?.objectValue)
-                #expect(method["name"] == "broken" && method["url"] == "http://127.0.0.1:9/hook")
+                #expect(method["name"] == "broken" && method["url"] == .string(hook))
                 #expect(method["last_failures"]?.arrayValue?.first?.objectValue?["reason"] == "unreachable")
             }
-        }
+        } }
     }
 }

@@ -114,11 +114,9 @@ struct PostgreSQLEngineTests {
 
     @Test("an unreachable database stops start-up with a clear message and exit 69, not a hang")
     func unreachable() async throws {
-        try await TestServer.withDataDirectory { directory in
+        // Connections to the port are refused, and the pool would retry forever.
+        try await TestServer.withDataDirectory { directory in try await RefusedPort.with { port in
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            // Port 1 on loopback: nothing listens there, connections are refused, and the pool
-            // would retry forever.
-            let port = 1
             let server = try ServerProcess(
                 arguments: ["serve", "--port", "0", "--data-dir", directory], directory: directory,
                 environment: [
@@ -130,6 +128,6 @@ struct PostgreSQLEngineTests {
             #expect(await server.waitForExit(timeout: .seconds(30)) == 69)
             #expect(server.log.contains("did not answer within 2 s"), "\(server.log)")
             #expect(!server.log.contains("secret-password"))
-        }
+        } }
     }
 }

@@ -1,6 +1,4 @@
 import Foundation
-import NIOPosix
-import NIOCore
 import StackMobCore
 import StackMobTestSupport
 import Testing
@@ -27,16 +25,14 @@ struct SocialFailureTests {
 
     @Test("a provider that cannot be reached: 502; one that does not answer: 504 after the timeout, not a hang")
     func unreachableAndSilent() async throws {
-        // A port nothing listens on: bound, then closed.
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
-        let closedPort = try #require(channel.localAddress?.port)
-        try await channel.close().get()
-        try await TestServer.run(configure: { SocialProviderStub.configure(&$0, baseURL: "http://127.0.0.1:\(closedPort)") }) { client in
-            let facebook = try await client.postForm("/user/facebookAccessToken", [("fb_at", "t")])
-            #expect(facebook.status == .badGateway)
-            #expect(facebook.error == "Facebook could not be reached")
-            let twitter = try await client.postForm("/user/twitterAccessToken", [("tw_tk", "t"), ("tw_ts", "s")])
-            #expect(twitter.status == .badGateway)
+        try await RefusedPort.with { port in
+            try await TestServer.run(configure: { SocialProviderStub.configure(&$0, baseURL: "http://127.0.0.1:\(port)") }) { client in
+                let facebook = try await client.postForm("/user/facebookAccessToken", [("fb_at", "t")])
+                #expect(facebook.status == .badGateway)
+                #expect(facebook.error == "Facebook could not be reached")
+                let twitter = try await client.postForm("/user/twitterAccessToken", [("tw_tk", "t"), ("tw_ts", "s")])
+                #expect(twitter.status == .badGateway)
+            }
         }
         let stub = SocialProviderStub()
         await stub.setDelay(seconds: 3)
