@@ -151,20 +151,21 @@ struct MalformedRequestTests {
     @Test("a listener holds at most limits.max_connections connections")
     func connectionCap() async throws {
         try await Self.withServer(configure: { $0.maxConnections = 3 }) { api, push, log in
-            // Open connections until one is refused (the live test client may hold one of the three).
-            var held: [RawConnection] = []
-            var refused = false
-            while !refused, held.count < 5 {
-                let connection = try await RawConnection.connect(port: api)
-                if try await connection.closedByServer(within: .milliseconds(500)) {
-                    refused = true
-                    await connection.close()
-                } else {
-                    held.append(connection)
+            // Five connections; the live test client may hold one of the three. They are watched
+            // together for a generous while: on a loaded machine the server may close a refused
+            // connection only after the next one was opened, so a short window per connection
+            // could count a refused one as held.
+            var opened: [RawConnection] = []
+            for _ in 0..<5 { opened.append(try await RawConnection.connect(port: api)) }
+            let closed = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+                for (index, connection) in opened.enumerated() {
+                    group.addTask { (index, try await connection.closedByServer(within: .seconds(3))) }
                 }
+                return try await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
             }
-            #expect(refused)
-            #expect((2...3).contains(held.count), "\(held.count) connections held before the refusal")
+            var held = opened.indices.filter { closed[$0] == false }.map { opened[$0] }
+            for index in opened.indices where closed[index] == true { await opened[index].close() }
+            #expect((2...3).contains(held.count), "\(held.count) of 5 connections held")
             for connection in held {
                 try await connection.send(Self.request("GET", "/thing/x"))
                 #expect(try await connection.response()?.status == 404)
