@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import StackMobCore
 
 /// The per-request state: Hummingbird's core storage (logger tagged with the request id,
@@ -16,12 +17,15 @@ public struct StackMobRequestContext: RequestContext {
     /// The client's IP address as the socket sees it (a proxy's, behind one): the key of the
     /// per-address failure limits.
     public let remoteAddress: String?
+    /// The connection's event loop: where the request's deadline timer runs.
+    let eventLoop: any EventLoop
     /// The signed-in operator of an admin API request; set by `AdminAuthMiddleware`.
     public var operatorSession: OperatorSession?
 
     public init(source: Source) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress
+        eventLoop = source.channel.eventLoop
     }
 
     /// The authenticated environment. Routes behind `AuthenticationMiddleware` always have one.

@@ -1,5 +1,7 @@
 import Hummingbird
+import NIOCore
 import StackMobCore
+import Synchronization
 
 /// Bounds the time the server spends producing one response (`limits.request_timeout_seconds`):
 /// past it, the request's work is cancelled (a database transaction in progress rolls back) and
@@ -7,8 +9,13 @@ import StackMobCore
 /// and a write that timed out must not be sent again behind the app's back.
 ///
 /// A responder around the whole chain, not a router middleware, because the work must run in a
-/// child task that can be abandoned, and only a `Sendable` responder can be called from one. A
-/// body streamed after the response started (a file) is not counted.
+/// task of its own that can be cancelled without cancelling the connection, and only a
+/// `Sendable` responder can be called from one. A body streamed after the response started (a
+/// file) is not counted.
+///
+/// The deadline is a timer on the connection's event loop, not a sleeping task: `Task.sleep`
+/// arms a libdispatch timer that outlives its cancellation, and on the trivial route that cost
+/// more than the route itself.
 struct RequestTimeoutResponder<Next: HTTPResponder>: HTTPResponder where Next.Context == StackMobRequestContext {
     typealias Context = StackMobRequestContext
     let next: Next
@@ -17,23 +24,39 @@ struct RequestTimeoutResponder<Next: HTTPResponder>: HTTPResponder where Next.Co
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let next = self.next
-        let limit = Duration.seconds(seconds)
-        return try await withThrowingTaskGroup(of: Response?.self) { group in
-            group.addTask { try await next.respond(to: request, context: context) }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            if let first = try await group.next(), let response = first {
-                return response
-            }
-            context.logger.warning(
-                "Request timed out", metadata: ["sm.method": "\(request.method.rawValue)", "sm.path": "\(request.uri.path)", "sm.limit_s": "\(seconds)"])
-            var response = ErrorMapping.response(for: RequestTimedOut(seconds: seconds))
-            response.headers[.stackMobTimeMS] = String(clock.nowMilliseconds())
-            return response
+        let work = Task { try await next.respond(to: request, context: context) }
+        let race = DeadlineRace()
+        let timer = context.eventLoop.scheduleTask(in: .seconds(Int64(seconds))) {
+            if race.expire() { work.cancel() }
         }
+        let outcome = await withTaskCancellationHandler { await work.result } onCancel: { work.cancel() }
+        timer.cancel()
+        if race.finish() {
+            return try outcome.get()
+        }
+        // Whatever the cancelled work answered, the client learns that it timed out.
+        context.logger.warning(
+            "Request timed out", metadata: ["sm.method": "\(request.method.rawValue)", "sm.path": "\(request.uri.path)", "sm.limit_s": "\(seconds)"])
+        var response = ErrorMapping.response(for: RequestTimedOut(seconds: seconds))
+        response.headers[.stackMobTimeMS] = String(clock.nowMilliseconds())
+        return response
+    }
+}
+
+/// Which came first, the response or the deadline: decided once, by whichever side gets there
+/// first, so that a response finished an instant before the timer fires is never replaced.
+private final class DeadlineRace: Sendable {
+    private static let running = 0, finished = 1, expired = 2
+    private let state = Atomic(running)
+
+    /// The timer fired: true when the work had not finished, which must now be cancelled.
+    func expire() -> Bool {
+        state.compareExchange(expected: Self.running, desired: Self.expired, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// The work returned: true when its response stands, false when the deadline passed first.
+    func finish() -> Bool {
+        state.compareExchange(expected: Self.running, desired: Self.finished, ordering: .acquiringAndReleasing).exchanged
     }
 }
 
