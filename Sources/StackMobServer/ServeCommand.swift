@@ -40,13 +40,17 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("stackmob-server: \(error)\n".utf8))
             throw ExitCode(78)  // EX_CONFIG
         }
+        let output = LogOutput.standardError()
+        // Lines queued behind a write under way are written before the process exits, on
+        // every way out of this function.
+        defer { output.flush() }
         switch configuration.logFormat {
         case .json:
             let timestamps = LogTimestamps.utc()
-            LoggingSystem.bootstrap { JSONLogHandler(label: $0, timestamps: timestamps) }
+            LoggingSystem.bootstrap { JSONLogHandler(label: $0, timestamps: timestamps, output: output) }
         case .text:
             let timestamps = LogTimestamps.local()
-            LoggingSystem.bootstrap { TextLogHandler(label: $0, timestamps: timestamps) }
+            LoggingSystem.bootstrap { TextLogHandler(label: $0, timestamps: timestamps, output: output) }
         }
         var logger = Logger(label: "stackmob")
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info

@@ -9,11 +9,14 @@ public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     let label: String
     private let timestamps: LogTimestamps
+    private let output: LogOutput
 
-    /// `timestamps` (`LogTimestamps.utc()`) is shared by every handler of the process.
-    public init(label: String, timestamps: LogTimestamps) {
+    /// `timestamps` (`LogTimestamps.utc()`) and `output` are shared by every handler of the
+    /// process.
+    public init(label: String, timestamps: LogTimestamps, output: LogOutput) {
         self.label = label
         self.timestamps = timestamps
+        self.output = output
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -30,7 +33,7 @@ public struct JSONLogHandler: LogHandler {
         line["level"] = .string(event.level.rawValue)
         line["label"] = .string(label)
         line["message"] = .string(event.message.description)
-        // One write(2) per line: lines from concurrent tasks never interleave.
-        StandardError.write(JSONWriter.bytes(.object(line)) + [UInt8(ascii: "\n")])
+        // Whole lines: lines from concurrent tasks never interleave.
+        output.write(JSONWriter.bytes(.object(line)) + [UInt8(ascii: "\n")])
     }
 }

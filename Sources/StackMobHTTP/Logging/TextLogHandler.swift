@@ -11,22 +11,23 @@ import Synchronization
 /// A request log line is written for every request, so its cost is part of every request's:
 /// `StreamLogHandler` formats the time with `localtime` and `strftime` on each line, then takes
 /// the `FILE` lock, writes and flushes. Here the time is formatted once a second
-/// (`LogTimestamps`), and the line is built as bytes and handed to one `write(2)`, which keeps
-/// lines from concurrent tasks whole without a lock of our own.
+/// (`LogTimestamps`), and the line is built as one string and handed to `LogOutput`, which
+/// writes it whole and batches the lines of a busy server.
 public struct TextLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:] {
-        didSet { prettyMetadata = Self.prettify(metadata) }
-    }
+    /// Formatted only when a line is written: Hummingbird sets a request id on every request's
+    /// logger, and most of those loggers write one line or none.
+    public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
     private let label: String
     private let timestamps: LogTimestamps
-    /// The handler's own metadata, formatted once rather than on every line.
-    private var prettyMetadata = ""
+    private let output: LogOutput
 
-    /// `timestamps` (`LogTimestamps.local()`) is shared by every handler of the process.
-    public init(label: String, timestamps: LogTimestamps) {
+    /// `timestamps` (`LogTimestamps.local()`) and `output` are shared by every handler of the
+    /// process.
+    public init(label: String, timestamps: LogTimestamps, output: LogOutput) {
         self.label = label
         self.timestamps = timestamps
+        self.output = output
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -35,24 +36,34 @@ public struct TextLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let pretty: String
-        if let explicit = event.metadata, !explicit.isEmpty {
-            pretty = Self.prettify(metadata.merging(explicit) { _, new in new })
-        } else {
-            pretty = prettyMetadata
-        }
+        let pretty = Self.prettify(metadata, event.metadata ?? [:])
         var line = timestamps.current()
         line += " \(event.level)"
         if !label.isEmpty { line += " \(label)" }
         line += ":"
         if !pretty.isEmpty { line += " \(pretty)" }
         line += " [\(event.source)] \(event.message)\n"
-        StandardError.write(line)
+        output.write(line)
     }
 
-    /// `key=value` pairs sorted by key and separated by spaces, as `StreamLogHandler` prints them.
-    static func prettify(_ metadata: Logger.Metadata) -> String {
-        metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    /// `key=value` pairs sorted by key and separated by spaces, as `StreamLogHandler` prints them;
+    /// a key in `explicit` (the line's own metadata) wins over the same key in `base` (the
+    /// logger's). Built in one string, without the merged dictionary and the intermediate array
+    /// of strings `StreamLogHandler` makes for each line.
+    static func prettify(_ base: Logger.Metadata, _ explicit: Logger.Metadata) -> String {
+        var pairs: [(key: String, value: Logger.MetadataValue)] = []
+        pairs.reserveCapacity(base.count + explicit.count)
+        for pair in base where explicit[pair.key] == nil { pairs.append(pair) }
+        for pair in explicit { pairs.append(pair) }
+        pairs.sort { $0.key < $1.key }
+        var text = ""
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { text += " " }
+            text += pair.key
+            text += "="
+            text += pair.value.description
+        }
+        return text
     }
 }
 
@@ -87,32 +98,5 @@ public final class LogTimestamps: Sendable {
         var buffer = [CChar](repeating: 0, count: 64)
         let count = strftime(&buffer, buffer.count, format, &parts)
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}
-
-/// Whole lines to standard error, each in as few `write(2)` calls as the kernel allows: one,
-/// unless a pipe takes it in parts.
-enum StandardError {
-    static func write(_ line: String) {
-        var line = line
-        line.withUTF8 { write(UnsafeRawBufferPointer($0)) }
-    }
-
-    static func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { write($0) }
-    }
-
-    private static func write(_ bytes: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                return  // A closed or full standard error: the line is lost, the request is not.
-            }
-        }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+@testable import StackMobHTTP
 import StackMobCore
 import StackMobTestSupport
 import Testing
@@ -48,5 +50,12 @@ struct LogFormatTests {
             // The request id Hummingbird tags the logger with, then the request's own keys, in order.
             #expect(request.wholeMatch(of: /.* info stackmob: hb\.request\.id=\S+ sm\.duration_ms=[0-9.e-]+ sm\.method=POST sm\.path=\/memo sm\.status=201 \[StackMobHTTP\] Request/) != nil, "\(request)")
         }
+    }
+
+    @Test("a line's own metadata wins over the logger's, the pairs sorted by key")
+    func metadataMerge() {
+        let pretty = TextLogHandler.prettify(["sm.b": "logger", "hb.request.id": "7"], ["sm.b": "line", "sm.a": "x y"])
+        #expect(pretty == "hb.request.id=7 sm.a=x y sm.b=line")
+        #expect(TextLogHandler.prettify([:], [:]) == "")
     }
 }
