@@ -16,7 +16,9 @@ public struct StackMobRequestContext: RequestContext {
 
     /// The client's IP address as the socket sees it (a proxy's, behind one): the key of the
     /// per-address failure limits.
-    public let remoteAddress: String?
+    public var remoteAddress: String? { remoteSocketAddress?.ipAddress }
+    /// Formatted only when asked for: most requests never need the text.
+    private let remoteSocketAddress: SocketAddress?
     /// The connection's event loop: where the request's deadline timer runs.
     let eventLoop: any EventLoop
     /// The signed-in operator of an admin API request; set by `AdminAuthMiddleware`.
@@ -24,7 +26,7 @@ public struct StackMobRequestContext: RequestContext {
 
     public init(source: Source) {
         coreContext = .init(source: source)
-        remoteAddress = source.channel.remoteAddress?.ipAddress
+        remoteSocketAddress = source.channel.remoteAddress
         eventLoop = source.channel.eventLoop
     }
 
