@@ -1,10 +1,11 @@
 import Foundation
 import StackMobCore
-import StackMobSQLite
+import StackMobTestSupport
 import Testing
 
-/// The retention sweep's part for users (issue 20), on the SQLite store: what can no longer be
-/// used goes, everything that still works stays.
+/// The retention sweep's part for users (issue 20): what can no longer be used goes, everything
+/// that still works stays. On the engine the suite runs on: SQLite, and PostgreSQL in the test
+/// command's second run.
 @Suite("Session sweep")
 struct SessionSweepTests {
     static let now: Int64 = 1_800_000_000_000
@@ -18,8 +19,11 @@ struct SessionSweepTests {
 
     @Test("deletes sessions whose access and refresh tokens have both expired, keeps the others")
     func sweep() async throws {
-        try await TemporaryDatabase.withEngine { engine, _ in
-            let store = SQLiteTokenStore(engine: engine)
+        try await TestServer.withDataDirectory { directory in
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let storage = try await TestServer.storage(TestServer.configuration(dataDirectory: directory))
+                .open(.development, registry: SchemaRegistry(), indexes: [:])
+            let store = storage.tokens
             let refreshIssuedBefore = Self.now - 30 * Self.day
             // Access token expired, refresh token past its lifetime: unusable.
             try await store.insertSession(Self.session("dead", expiresAt: Self.now - 31 * Self.day, createdAt: Self.now - 31 * Self.day - 1), replacingOthers: false)
@@ -41,6 +45,7 @@ struct SessionSweepTests {
             #expect(try await store.temporaryPassword(userSchema: "user", userID: "live") != nil)
             // A second sweep finds nothing.
             #expect(try await store.sweepExpired(now: Self.now, refreshIssuedBefore: refreshIssuedBefore) == 0)
+            try await storage.engine.close()
         }
     }
 }
