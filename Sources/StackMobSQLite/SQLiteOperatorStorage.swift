@@ -5,7 +5,7 @@ import StackMobCore
 /// Operator accounts, sessions and the audit log (tables of migration v008) in the production
 /// SQLite database.
 public struct SQLiteOperatorStorage: OperatorStorage {
-    let pool: DatabasePool
+    let pool: SQLitePool
 
     public init(engine: SQLiteStorageEngine) {
         pool = engine.pool

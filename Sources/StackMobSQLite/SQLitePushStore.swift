@@ -6,7 +6,7 @@ import StackMobCore
 /// tokens with their user links, the expired list, and the delivery outbox
 /// (`SQLitePushStore+Outbox`).
 public struct SQLitePushStore: PushStore {
-    let pool: DatabasePool
+    let pool: SQLitePool
 
     public init(engine: SQLiteStorageEngine) {
         pool = engine.pool

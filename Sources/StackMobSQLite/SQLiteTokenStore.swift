@@ -4,7 +4,7 @@ import StackMobCore
 
 /// `TokenStore` on the environment's SQLite database (tables of migration v002).
 public struct SQLiteTokenStore: TokenStore {
-    let pool: DatabasePool
+    let pool: SQLitePool
 
     public init(engine: SQLiteStorageEngine) {
         pool = engine.pool

@@ -93,7 +93,7 @@ public struct Datastore: Sendable {
         guard let schema = try committedSchema(schemaName) else { throw DatastoreError.objectNotFound }
         try validateSelect(select, schema: schema, expand: expand)
         let loader = relationLoader(caller: caller)
-        let object = try await storage.read { reader -> JSONObject? in
+        let object = try await storage.readByKey { reader -> JSONObject? in
             let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
             guard let found = try await self.fetchVisible(schema, id: id, filter: rows, reader: reader) else { return nil }
             return try await loader.expand([found], schema: schema, depth: expand, reader: reader)[0]

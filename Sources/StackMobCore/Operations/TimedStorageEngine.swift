@@ -19,6 +19,12 @@ public struct TimedStorageEngine: StorageEngine {
         return try await base.read(work)
     }
 
+    public func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
+        let start = ContinuousClock.now
+        defer { record(.read, ContinuousClock.now - start) }
+        return try await base.readByKey(work)
+    }
+
     public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {
         let start = ContinuousClock.now
         defer { record(.write, ContinuousClock.now - start) }

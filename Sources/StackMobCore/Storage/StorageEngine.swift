@@ -9,6 +9,11 @@
 public protocol StorageEngine: Sendable {
     func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T
     func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T
+    /// A `read` of a few rows by primary key (an object by id, and the objects its expansion
+    /// names): the same snapshot, but an engine may run it on the calling thread when a
+    /// connection is free at once. Such a read takes microseconds, less than the thread hops to a
+    /// connection's thread and back; a query, whose time depends on the data, goes to `read`.
+    func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T
     /// The persisted schema definitions, read once at start-up to fill the `SchemaRegistry`.
     func loadSchemaDefinitions() async throws -> [SchemaDefinition]
     /// Permissions and indexes recorded by deploys and the admin API, with the indexes that exist.
@@ -22,6 +27,10 @@ public protocol StorageEngine: Sendable {
 }
 
 extension StorageEngine {
+    public func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
+        try await read(work)
+    }
+
     /// An engine served by one process only (SQLite) sees every change as it commits.
     public func refreshSchemas() async throws -> Bool { false }
 }

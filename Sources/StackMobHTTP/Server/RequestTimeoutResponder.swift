@@ -13,24 +13,32 @@ import Synchronization
 /// `Sendable` responder can be called from one. A body streamed after the response started (a
 /// file) is not counted.
 ///
-/// The deadline is a timer on the connection's event loop, not a sleeping task: `Task.sleep`
-/// arms a libdispatch timer that outlives its cancellation, and on the trivial route that cost
-/// more than the route itself.
+/// The deadline is an entry in `RequestDeadlines`, whose one timer checks every request's, not a
+/// sleeping task: `Task.sleep` arms a libdispatch timer that outlives its cancellation, and on
+/// the trivial route that cost more than the route itself.
 struct RequestTimeoutResponder<Next: HTTPResponder>: HTTPResponder where Next.Context == StackMobRequestContext {
     typealias Context = StackMobRequestContext
     let next: Next
     let seconds: Int
     let clock: any ServerClock
+    let deadlines: RequestDeadlines
+
+    init(next: Next, seconds: Int, clock: any ServerClock, deadlines: RequestDeadlines = RequestDeadlines()) {
+        self.next = next
+        self.seconds = seconds
+        self.clock = clock
+        self.deadlines = deadlines
+    }
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let next = self.next
         let work = Task { try await next.respond(to: request, context: context) }
         let race = DeadlineRace()
-        let timer = context.eventLoop.scheduleTask(in: .seconds(Int64(seconds))) {
+        let deadline = deadlines.add(deadline: .now() + .seconds(Int64(seconds)), on: context.eventLoop) {
             if race.expire() { work.cancel() }
         }
         let outcome = await withTaskCancellationHandler { await work.result } onCancel: { work.cancel() }
-        timer.cancel()
+        deadlines.remove(deadline)
         if race.finish() {
             return try outcome.get()
         }

@@ -1,0 +1,58 @@
+import GRDB
+import Synchronization
+
+/// The engine's `DatabasePool`, with its read connections counted, so that a read by key can
+/// tell without waiting whether one is free (`readIfFree`).
+///
+/// The engine and its stores (tokens, push, operators) read and write through here, never
+/// through the `DatabasePool` directly: a read that bypassed the count could take the connection
+/// `readIfFree` counted on.
+final class SQLitePool: Sendable {
+    let database: DatabasePool
+    private let capacity: Int
+    private let taken = Atomic(0)
+
+    init(_ database: DatabasePool) {
+        self.database = database
+        capacity = database.configuration.maximumReaderCount
+    }
+
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        taken.add(1, ordering: .relaxed)
+        defer { taken.subtract(1, ordering: .relaxed) }
+        return try await database.read(body)
+    }
+
+    /// The read on the calling thread, if a connection is free now; nil, having done nothing,
+    /// when none is.
+    ///
+    /// The calling thread is one of the few of Swift's cooperative pool: if it waited there for
+    /// a connection held by slow queries, every request behind it would wait too.
+    func readIfFree<T>(_ body: (Database) throws -> T) throws -> T? {
+        var current = taken.load(ordering: .relaxed)
+        while true {
+            guard current < capacity else { return nil }
+            let (exchanged, original) = taken.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged { break }
+            current = original
+        }
+        defer { taken.subtract(1, ordering: .relaxed) }
+        return try database.read(body)
+    }
+
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await database.write(body)
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.write(body)
+    }
+
+    func writeWithoutTransaction<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await database.writeWithoutTransaction(body)
+    }
+
+    func close() throws {
+        try database.close()
+    }
+}
