@@ -40,6 +40,13 @@ final class SQLitePool: Sendable {
         return try database.read(body)
     }
 
+    /// A lookup by key (a row by its primary key or a unique index): on the calling thread when a
+    /// connection is free (`readIfFree`), through the pool's queue when none is.
+    func readByKey<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        if let value = try readIfFree(body) { return value }
+        return try await read(body)
+    }
+
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         try await database.write(body)
     }

@@ -14,7 +14,7 @@ extension SQLiteTokenStore {
     }
 
     public func cookieSession(hash: String) async throws -> (userSchema: String, userID: String, expiresAt: Int64)? {
-        try await pool.read { db in
+        try await pool.readByKey { db in
             try Row.fetchOne(db, sql: "SELECT user_schema, user_id, expires_at FROM _sm_cookie_sessions WHERE session_hash = ?", arguments: [hash])
                 .map { row -> (userSchema: String, userID: String, expiresAt: Int64) in
                     (userSchema: row["user_schema"], userID: row["user_id"], expiresAt: row["expires_at"])

@@ -20,8 +20,9 @@ public struct SQLiteTokenStore: TokenStore {
         }
     }
 
+    /// Every signed request looks its token up: a read by key, on the calling thread.
     public func session(accessHash: String) async throws -> StoredSession? {
-        try await pool.read { db in
+        try await pool.readByKey { db in
             try Row.fetchOne(db, sql: "SELECT * FROM _sm_tokens WHERE access_hash = ?", arguments: [accessHash]).map(Self.session)
         }
     }
