@@ -54,6 +54,8 @@ let package = Package(
         ),
         // The system zlib (already linked through swift-nio-extras): gzip copies of HTML5 files.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // glibc's mallopt, for the allocator setting the server starts with (MallocTuning).
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The domain: schemas, objects, users, push, and the storage boundary every engine
         // implements. Imports no Hummingbird, no NIO and no database driver.
         .target(
@@ -134,6 +136,7 @@ let package = Package(
                 "StackMobCore",
                 // `backup` and `restore` copy SQLite files.
                 "StackMobSQLite",
+                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -32,6 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
     var fixtures: String?
 
     func run() async throws {
+        MallocTuning.apply()
         let configuration: ServerConfiguration
         let ignoredVariables: [String]
         do {

@@ -93,6 +93,8 @@ public final class ServerProcess: Sendable {
     /// Everything the process printed so far.
     public var log: String { output.text.withLock { $0 } }
 
+    public var processID: pid_t { pid }
+
     /// Whether the process is still running (reaps it once it has ended).
     public var isRunning: Bool {
         exitStatus.withLock { status in
