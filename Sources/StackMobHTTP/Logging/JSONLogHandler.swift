@@ -34,6 +34,6 @@ public struct JSONLogHandler: LogHandler {
         line["label"] = .string(label)
         line["message"] = .string(event.message.description)
         // Whole lines: lines from concurrent tasks never interleave.
-        output.write(JSONWriter.bytes(.object(line)) + [UInt8(ascii: "\n")])
+        output.write(JSONWriter.bytes(.object(line)) + [UInt8(ascii: "\n")], immediately: event.level >= .notice)
     }
 }

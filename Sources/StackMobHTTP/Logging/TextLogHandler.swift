@@ -12,7 +12,7 @@ import Synchronization
 /// `StreamLogHandler` formats the time with `localtime` and `strftime` on each line, then takes
 /// the `FILE` lock, writes and flushes. Here the time is formatted once a second
 /// (`LogTimestamps`), and the line is built as one string and handed to `LogOutput`, which
-/// writes it whole and batches the lines of a busy server.
+/// writes it whole: at once from `notice` up, in a batch of a few milliseconds' lines below.
 public struct TextLogHandler: LogHandler {
     /// Formatted only when a line is written: Hummingbird sets a request id on every request's
     /// logger, and most of those loggers write one line or none.
@@ -43,7 +43,7 @@ public struct TextLogHandler: LogHandler {
         line += ":"
         if !pretty.isEmpty { line += " \(pretty)" }
         line += " [\(event.source)] \(event.message)\n"
-        output.write(line)
+        output.write(line, immediately: event.level >= .notice)
     }
 
     /// `key=value` pairs sorted by key and separated by spaces, as `StreamLogHandler` prints them;

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// `LogOutput`: the batching behind every log line (issue 19), over a real pipe.
-@Suite("Log output: whole lines, in order, batched while a write is under way")
+@Suite("Log output: whole lines, in order, batched")
 struct LogOutputTests {
     @Test("lines logged at once from many threads arrive whole, each thread's in order, none lost after flush")
     func concurrentLines() async throws {
@@ -63,6 +63,44 @@ struct LogOutputTests {
         let note: String = "20 log lines dropped: standard error is not read fast enough"
         #expect(lines.last == note)
         #expect(lines.count == 13)  // the filler, "first", ten queued lines, the note
+    }
+
+    @Test("routine lines wait a moment for a batch and need no flush; a notice is written before the call returns, or joins a waiting batch")
+    func batchedLines() async throws {
+        let pipe = Pipe()
+        let descriptor = pipe.fileHandleForReading.fileDescriptor
+        let output = LogOutput(descriptor: pipe.fileHandleForWriting.fileDescriptor, batchDelay: .milliseconds(300))
+        output.write("request 1\n", immediately: false)
+        output.write("request 2\n", immediately: false)
+        #expect(Self.available(descriptor) == 0, "a routine line waits for its batch")
+        // The batch is written by the queue once the delay has passed, with no flush.
+        for _ in 0..<200 where Self.available(descriptor) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(Self.read(descriptor) == "request 1\nrequest 2\n")
+        for _ in 0..<200 where output.isWriting { try await Task.sleep(for: .milliseconds(10)) }
+        // Nothing waiting: written by the call itself.
+        output.write("Server started\n")
+        #expect(Self.available(descriptor) == "Server started\n".utf8.count)
+        #expect(Self.read(descriptor) == "Server started\n")
+        // A batch waiting: the notice goes with it, after its lines.
+        output.write("request 3\n", immediately: false)
+        output.write("Server failed\n")
+        #expect(Self.read(descriptor) == "request 3\nServer failed\n")
+        output.flush()
+        #expect(!output.isWriting)
+    }
+
+    /// Bytes waiting in the pipe.
+    private static func available(_ descriptor: Int32) -> Int {
+        var count: Int32 = 0
+        _ = ioctl(descriptor, UInt(FIONREAD), &count)
+        return Int(count)
+    }
+
+    /// What the pipe holds now (the test's lines are far below its capacity).
+    private static func read(_ descriptor: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = Glibc.read(descriptor, &buffer, buffer.count)
+        return String(decoding: buffer[..<max(count, 0)], as: UTF8.self)
     }
 
     /// Starts `body` on a thread of its own: blocking reads and writes must not take one of
