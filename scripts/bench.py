@@ -7,8 +7,10 @@ run: engines, instance counts, another build of this server, or PocketBase.
     python3 scripts/bench.py --side pg1=postgresql:1 --side pg3=postgresql:3   # HAProxy in front
     python3 scripts/bench.py --side sqlite --side pocketbase   # the peer run of issue 19
     python3 scripts/bench.py --side new=sqlite --side old=sqlite@/path/to/old/stackmob-server
+    python3 scripts/bench.py --side sqlite --side hummingbird --scenarios head   # the framework alone
 
-A side is `[LABEL=]ENGINE[:INSTANCES][@BINARY]` or `pocketbase`:
+A side is `[LABEL=]ENGINE[:INSTANCES][@BINARY]`, `pocketbase` or `hummingbird` (a bare Hummingbird
+server built from scripts/hummingbird-ceiling, `HEAD /` only):
   ENGINE     sqlite or postgresql
   :N         N instances behind HAProxy (Debian's package), round robin; without it one instance
              is reached directly. More than one instance needs postgresql.
@@ -38,12 +40,13 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pg_cluster  # noqa: E402
 from benchlib import report, scenarios, wrk  # noqa: E402
+from benchlib.hummingbird_side import HummingbirdSide  # noqa: E402
 from benchlib.pocketbase_side import PocketBaseSide  # noqa: E402
 from benchlib.stackmob_side import StackMobSide  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RELEASE_SCRATCH = os.path.join(ROOT, ".build-release")
-SIDE_PATTERN = re.compile(r"^(?:(?P<label>[\w.-]+)=)?(?P<engine>sqlite|postgresql|pocketbase)(?::(?P<instances>\d+))?(?:@(?P<binary>.+))?$")
+SIDE_PATTERN = re.compile(r"^(?:(?P<label>[\w.-]+)=)?(?P<engine>sqlite|postgresql|pocketbase|hummingbird)(?::(?P<instances>\d+))?(?:@(?P<binary>.+))?$")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,15 +61,15 @@ def parse_side(text):
     """A SideSpec from `[LABEL=]ENGINE[:N][@BINARY]`; ValueError with the reason otherwise."""
     match = SIDE_PATTERN.match(text)
     if not match:
-        raise ValueError(f"'{text}' is not [LABEL=]sqlite|postgresql[:N][@BINARY] or pocketbase")
+        raise ValueError(f"'{text}' is not [LABEL=]sqlite|postgresql[:N][@BINARY], pocketbase or hummingbird")
     engine, instances = match["engine"], match["instances"]
     instances = int(instances) if instances is not None else None
     if instances is not None and instances < 1:
         raise ValueError(f"'{text}': at least one instance")
     if engine == "sqlite" and (instances or 1) > 1:
         raise ValueError(f"'{text}': several instances share one database only on postgresql")
-    if engine == "pocketbase" and (instances is not None or match["binary"]):
-        raise ValueError(f"'{text}': pocketbase takes no instance count or binary")
+    if engine in ("pocketbase", "hummingbird") and (instances is not None or match["binary"]):
+        raise ValueError(f"'{text}': {engine} takes no instance count or binary")
     label = match["label"] or (engine if instances is None else f"{engine}:{instances}")
     return SideSpec(label, engine, instances, match["binary"])
 
@@ -136,6 +139,8 @@ def make_side(spec, args, default_binary, postgresql_url):
     sizes = {"objects": args.objects, "catalog": args.catalog_objects, "memos": args.memo_objects}
     if spec.engine == "pocketbase":
         return PocketBaseSide(spec.label, sizes)
+    if spec.engine == "hummingbird":
+        return HummingbirdSide(spec.label, args.skip_build)
     return StackMobSide(spec.label, spec.binary or default_binary, spec.engine, spec.instances,
                         postgresql_url, sizes, args.signed, args.settings)
 
@@ -182,7 +187,7 @@ def main(argv=None):
         sys.exit("bench: wrk is missing (apt-get install wrk)")
     if any(spec.instances for spec in args.specs) and not shutil.which("haproxy"):
         sys.exit("bench: haproxy is missing (apt-get install haproxy)")
-    needs_default = any(spec.engine != "pocketbase" and not spec.binary for spec in args.specs)
+    needs_default = any(spec.engine in ("sqlite", "postgresql") and not spec.binary for spec in args.specs)
     default_binary = (args.binary or release_binary(args.skip_build)) if needs_default else None
     work_dir = tempfile.mkdtemp(prefix="stackmob-bench-")
     cluster_dir, postgresql_url = None, args.postgresql_url

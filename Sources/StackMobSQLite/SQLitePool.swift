@@ -5,8 +5,8 @@ import Synchronization
 /// tell without waiting whether one is free (`readIfFree`).
 ///
 /// The engine and its stores (tokens, push, operators) read and write through here, never
-/// through the `DatabasePool` directly: a read that bypassed the count could take the connection
-/// `readIfFree` counted on.
+/// through the `DatabasePool` directly (only the engine's start-up does, before anything else
+/// reads): a read that bypassed the count could take the connection `readIfFree` counted on.
 final class SQLitePool: Sendable {
     let database: DatabasePool
     private let capacity: Int

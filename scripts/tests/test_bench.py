@@ -22,8 +22,13 @@ class SideSpecTests(unittest.TestCase):
         self.assertEqual(spec, bench.SideSpec("old", "postgresql", 3, "/tmp/stackmob-server"))
         self.assertEqual(bench.parse_side("postgresql:1").label, "postgresql:1")
 
+    def test_hummingbird_side(self):
+        self.assertEqual(bench.parse_side("hummingbird"), bench.SideSpec("hummingbird", "hummingbird"))
+        self.assertEqual(bench.parse_side("bare=hummingbird").label, "bare")
+
     def test_refusals(self):
-        for text in ("sqlite:3", "mysql", "postgresql:0", "pocketbase:2", "pocketbase@/bin/x", "=sqlite"):
+        for text in ("sqlite:3", "mysql", "postgresql:0", "pocketbase:2", "pocketbase@/bin/x", "hummingbird:2",
+                     "hummingbird@/bin/x", "=sqlite"):
             with self.subTest(text=text), self.assertRaises(ValueError):
                 bench.parse_side(text)
 
