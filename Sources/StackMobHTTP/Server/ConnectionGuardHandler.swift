@@ -35,8 +35,17 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private let limits: Limits
     private let connections: ConnectionCounter
-    private var headDeadline: Scheduled<Void>?
-    private var bodyDeadline: Scheduled<Void>?
+    /// When the head under way began to arrive; nil between requests and once it is complete.
+    private var headStarted: NIODeadline?
+    /// When the body under way began (its head arrived); nil once the request is complete.
+    private var bodyStarted: NIODeadline?
+    /// One timer for both deadlines, set to fire at `timerFires`. A request that completes leaves
+    /// it set rather than cancelling it; when it fires it acts only on a deadline that really
+    /// passed, then is set again for the next one still pending. Per request that is two clock
+    /// reads, where a timer set and cancelled for each deadline was an allocation, a heap
+    /// insertion and a failed promise, twice.
+    private var timer: Scheduled<Void>?
+    private var timerFires: NIODeadline?
     /// Between requests: the next bytes start the next request's head.
     private var awaitingHead = true
     private var closeAfterResponse = false
@@ -64,29 +73,57 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            headDeadline?.cancel()
-            headDeadline = nil
+            headStarted = nil
             awaitingHead = false
             if request.method == .connect || request.headerFields[.upgrade] != nil {
                 closeAfterResponse = true
             }
-            scheduleBodyDeadline(context: context)
+            let now = NIODeadline.now()
+            bodyStarted = now
+            setTimer(for: now + limits.bodyTimeout, context: context)
         case .body:
             break
         case .end:
-            bodyDeadline?.cancel()
-            bodyDeadline = nil
+            bodyStarted = nil
             awaitingHead = true
         }
         context.fireChannelRead(data)
     }
 
     private func bytesArrived(context: ChannelHandlerContext) {
-        guard awaitingHead, headDeadline == nil else { return }
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        headDeadline = context.eventLoop.scheduleTask(in: limits.headTimeout) {
-            bound.value.close(promise: nil)
+        guard awaitingHead, headStarted == nil else { return }
+        let now = NIODeadline.now()
+        headStarted = now
+        setTimer(for: now + limits.headTimeout, context: context)
+    }
+
+    /// Makes sure the timer fires by `deadline`: a timer already set to fire sooner is kept (it
+    /// sets itself again when it fires).
+    private func setTimer(for deadline: NIODeadline, context: ChannelHandlerContext) {
+        if let fires = timerFires, fires <= deadline { return }
+        timer?.cancel()
+        timerFires = deadline
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(deadline: deadline) {
+            bound.value.handler.timerFired(context: bound.value.context)
         }
+    }
+
+    private func timerFired(context: ChannelHandlerContext) {
+        timer = nil
+        timerFires = nil
+        let now = NIODeadline.now()
+        if let started = headStarted, started + limits.headTimeout <= now {
+            // No answer can be framed for a request that has no head yet.
+            context.close(promise: nil)
+            return
+        }
+        if let started = bodyStarted, started + limits.bodyTimeout <= now {
+            bodyStarted = nil
+            bodyTimedOut(context: context)
+        }
+        let pending = [headStarted.map { $0 + limits.headTimeout }, bodyStarted.map { $0 + limits.bodyTimeout }].compactMap { $0 }
+        if let next = pending.min() { setTimer(for: next, context: context) }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -119,22 +156,14 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     private func cancelDeadlines() {
-        headDeadline?.cancel()
-        headDeadline = nil
-        bodyDeadline?.cancel()
-        bodyDeadline = nil
-    }
-
-    private func scheduleBodyDeadline(context: ChannelHandlerContext) {
-        bodyDeadline?.cancel()
-        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        bodyDeadline = context.eventLoop.scheduleTask(in: limits.bodyTimeout) {
-            bound.value.handler.bodyTimedOut(context: bound.value.context)
-        }
+        headStarted = nil
+        bodyStarted = nil
+        timer?.cancel()
+        timer = nil
+        timerFires = nil
     }
 
     private func bodyTimedOut(context: ChannelHandlerContext) {
-        bodyDeadline = nil
         closeAfterResponse = true
         // Fails the body stream the request handler reads (and the server's own read of the
         // next request, which then closes the connection).
