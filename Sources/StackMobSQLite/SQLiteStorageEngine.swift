@@ -59,23 +59,23 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
     }
 
     public func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
-        try await pool.read { db in
-            let transaction = SQLiteTransaction(db: db, registry: self.registry, indexes: self.indexes)
-            return try ConnectionExecutor.run { try await work(transaction) }
-        }
+        try await pool.read(transaction(work))
     }
 
-    /// On the calling thread, through GRDB's synchronous `read`, when a connection is free: the
+    /// On the calling thread when a read connection is free (`SQLitePool.readByKey`): the
     /// asynchronous `read` hops to a dispatch queue to wait for a connection, back, to the
     /// connection's queue, and back again, and on a read by key those four thread switches cost
     /// more than the read. The body runs in the same kind of snapshot (a deferred transaction).
     public func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
-        let inline = try pool.readIfFree { db in
-            let transaction = SQLiteTransaction(db: db, registry: self.registry, indexes: self.indexes)
+        try await pool.readByKey(transaction(work))
+    }
+
+    /// A read body as GRDB runs it: the domain's async work on the connection's thread.
+    private func transaction<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) -> @Sendable (Database) throws -> T {
+        { [registry, indexes] db in
+            let transaction = SQLiteTransaction(db: db, registry: registry, indexes: indexes)
             return try ConnectionExecutor.run { try await work(transaction) }
         }
-        if let inline { return inline }
-        return try await read(work)
     }
 
     public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {

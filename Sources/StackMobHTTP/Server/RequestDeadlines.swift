@@ -35,8 +35,9 @@ final class RequestDeadlines: Sendable {
         let (id, arm) = state.withLock { state in
             state.nextID += 1
             state.entries[state.nextID] = Entry(deadline: deadline, expire: expire)
-            defer { state.ticking = true }
-            return (state.nextID, !state.ticking)
+            let arm = !state.ticking
+            state.ticking = true
+            return (state.nextID, arm)
         }
         if arm { schedule(on: eventLoop) }
         return id
