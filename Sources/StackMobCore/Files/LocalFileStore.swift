@@ -14,7 +14,7 @@ public struct LocalFileStore: FileStore {
 
     public func put(_ bytes: [UInt8], key: FileKey, contentType: String) async throws {
         let file = url(of: key)
-        let etag = "\"" + SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined().prefix(32) + "\""
+        let etag = "\"" + HexDigit.lowercase(SHA256.hash(data: bytes)).prefix(32) + "\""
         let meta = JSONWriter.bytes(["content_type": .string(contentType), "etag": .string(etag)])
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -27,7 +27,7 @@ public struct SigV4Signer: Sendable {
     }
 
     public static func hexSHA256(_ bytes: some DataProtocol) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        HexDigit.lowercase(SHA256.hash(data: bytes))
     }
 
     /// The `Authorization` header value. `path` is the URI-encoded path as sent; `headers` must
@@ -48,7 +48,7 @@ public struct SigV4Signer: Sendable {
         for part in [day, region, service, "aws4_request"] {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Array(part.utf8), using: key)))
         }
-        let signature = HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8), using: key).map { String(format: "%02x", $0) }.joined()
+        let signature = HexDigit.lowercase(HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8), using: key))
         return "AWS4-HMAC-SHA256 Credential=\(accessKeyID)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)"
     }
 

@@ -9,7 +9,7 @@ public enum SessionSecrets {
     public static func generateToken() -> String { ObjectID.generate() }
 
     public static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        HexDigit.lowercase(SHA256.hash(data: Data(secret.utf8)))
     }
 
     public static func seal(macKey: String, accessToken: String) throws -> [UInt8] {

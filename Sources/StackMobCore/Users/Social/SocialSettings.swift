@@ -65,6 +65,6 @@ extension FacebookSettings {
     /// Graph API calls made with a user token carry when the app requires it.
     public func appSecretProof(for accessToken: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(accessToken.utf8), using: SymmetricKey(data: Data(appSecret.utf8)))
-        return mac.map { String(format: "%02x", $0) }.joined()
+        return HexDigit.lowercase(mac)
     }
 }
