@@ -158,7 +158,11 @@ let package = Package(
         .target(name: "StackMobFuzzInput", path: "Tests/StackMobFuzzInput"),
         .testTarget(
             name: "StackMobCoreTests",
-            dependencies: ["StackMobCore", "StackMobSQLite", "StackMobFuzzInput", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "StackMobCore", "StackMobSQLite", "StackMobFuzzInput", .product(name: "Crypto", package: "swift-crypto"),
+                // Tests that write a database as an earlier version left it.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "StackMobMailTests",

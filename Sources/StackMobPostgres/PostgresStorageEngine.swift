@@ -15,24 +15,43 @@ public final class PostgresStorageEngine: StorageEngine {
     init(database: PostgresDatabase, registry: SchemaRegistry, indexes: [String: [[String]]]) async throws {
         self.database = database
         self.registry = registry
+        // What the configuration and deploys asked for, then what exists (another instance's
+        // configuration), except the owner index this start-up replaces.
         self.indexes = IndexPlan(indexes)
-        for (schema, list) in try await loadSchemaSettings().indexes {
-            for fields in list { self.indexes.add(schema: schema, fields: fields) }
+        let asked = IndexPlan(indexes)
+        for (schema, list) in try await recordedSettings().indexes {
+            for fields in list {
+                asked.add(schema: schema, fields: fields)
+                self.indexes.add(schema: schema, fields: fields)
+            }
         }
-        try await createConfiguredIndexes()
+        for (schema, list) in try await loadSchemaSettings().indexes {
+            for fields in list where fields != IndexPlan.replacedOwnerIndex || asked.indexes(of: schema).contains(fields) {
+                self.indexes.add(schema: schema, fields: fields)
+            }
+        }
+        try await createConfiguredIndexes(asked: asked)
     }
 
     /// Indexes configured for fields that already exist; later fields get theirs when added.
-    private func createConfiguredIndexes() async throws {
+    /// Tables made by earlier versions get the owner index they lack (`IndexPlan.ownerIndex`)
+    /// and lose the one it replaces, unless `asked` has it.
+    private func createConfiguredIndexes(asked: IndexPlan) async throws {
         let definitions = try await loadSchemaDefinitions()
-        guard definitions.contains(where: { !indexes.indexes(of: $0.name).isEmpty }) else { return }
+        guard !definitions.isEmpty else { return }
+        let maxNameBytes = PostgresStatement.maxIdentifierBytes
         try await write { writer in
             let transaction = writer as! PostgresTransaction
             try await transaction.lockSchemas()
             for definition in definitions {
+                try await transaction.run(PostgresStatement(IndexPlan.createStatement(schema: definition.name, fields: IndexPlan.ownerIndex, maxNameBytes: maxNameBytes)))
+                if !asked.indexes(of: definition.name).contains(IndexPlan.replacedOwnerIndex) {
+                    try await transaction.run(
+                        PostgresStatement(IndexPlan.dropStatement(schema: definition.name, fields: IndexPlan.replacedOwnerIndex, maxNameBytes: maxNameBytes)))
+                }
                 for fields in self.indexes.indexes(of: definition.name)
                 where fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) }) {
-                    try await transaction.run(PostgresStatement(IndexPlan.createStatement(schema: definition.name, fields: fields, maxNameBytes: PostgresStatement.maxIdentifierBytes)))
+                    try await transaction.run(PostgresStatement(IndexPlan.createStatement(schema: definition.name, fields: fields, maxNameBytes: maxNameBytes)))
                 }
             }
         }
@@ -108,7 +127,8 @@ public final class PostgresStorageEngine: StorageEngine {
         return definitions
     }
 
-    public func loadSchemaSettings() async throws -> StoredSchemaSettings {
+    /// What deploys and the admin API recorded in `_sm_schema_settings`.
+    private func recordedSettings() async throws -> StoredSchemaSettings {
         var settings = StoredSchemaSettings()
         for row in try await database.execute(PostgresStatement("SELECT schema, permissions, indexes FROM _sm_schema_settings")) {
             let (schema, permissionsText, indexesText) = try row.decode((String, String?, String).self)
@@ -119,6 +139,11 @@ public final class PostgresStorageEngine: StorageEngine {
                 settings.indexes[schema, default: []].append(fields)
             }
         }
+        return settings
+    }
+
+    public func loadSchemaSettings() async throws -> StoredSchemaSettings {
+        var settings = try await recordedSettings()
         // The indexes that exist (`IndexPlan.createStatement`), by table and columns from the
         // catalog: a long name is shortened with a hash (`IndexPlan.identifier`), so names
         // cannot be read back. Every lookup goes through a catalog index, from this schema's
@@ -140,8 +165,7 @@ public final class PostgresStorageEngine: StorageEngine {
                 """#))
         for row in existing {
             let (schema, fields) = try row.decode((String, [String]).self)
-            let implied = [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate, SchemaDefinition.owner]
-            if fields.count == 1 && implied.contains(fields[0]) { continue }
+            if IndexPlan.implied.contains(fields) { continue }
             if !(settings.indexes[schema] ?? []).contains(fields) { settings.indexes[schema, default: []].append(fields) }
         }
         return settings

@@ -71,8 +71,8 @@ extension PostgresTransaction {
             columns.append("\(quote(field)) \(PostgresValueMapping.columnType(type))")
         }
         try await run(PostgresStatement("CREATE TABLE IF NOT EXISTS \(quote(next.name)) (\(columns.joined(separator: ", ")))"))
-        for field in [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate, SchemaDefinition.owner] {
-            try await run(PostgresStatement(IndexPlan.createStatement(schema: next.name, fields: [field], maxNameBytes: PostgresStatement.maxIdentifierBytes)))
+        for fields in IndexPlan.implied {
+            try await run(PostgresStatement(IndexPlan.createStatement(schema: next.name, fields: fields, maxNameBytes: PostgresStatement.maxIdentifierBytes)))
         }
         for (field, type) in next.fields.sorted(by: { $0.key < $1.key }) where previous?.type(of: field) == nil {
             try await run(

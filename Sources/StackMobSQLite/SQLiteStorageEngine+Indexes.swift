@@ -5,7 +5,7 @@ import StackMobCore
 /// (`IndexPlan`), and what deploys and the admin API recorded in `_sm_schema_settings`.
 extension SQLiteStorageEngine {
     /// Every index the app asked for that exists, by schema; the ones every table has
-    /// (`createddate`, `lastmoddate`, `sm_owner`) are left out.
+    /// (`IndexPlan.implied`) are left out.
     public func storedIndexes() async throws -> [String: [[String]]] {
         try await pool.read { db in try Self.existingIndexes(db) }
     }
@@ -48,9 +48,7 @@ extension SQLiteStorageEngine {
             let parts = name.dropFirst("_sm_idx_".count).split(separator: ".").map(String.init)
             guard parts.count >= 2 else { continue }
             let fields = Array(parts.dropFirst())
-            if fields.count == 1, [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate, SchemaDefinition.owner].contains(fields[0]) {
-                continue
-            }
+            if IndexPlan.implied.contains(fields) { continue }
             indexes[parts[0], default: []].append(fields)
         }
         return indexes

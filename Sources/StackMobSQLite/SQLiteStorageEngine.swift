@@ -48,8 +48,11 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
         try pool.write { db in
             let names = try String.fetchAll(db, sql: "SELECT name FROM _sm_schemas")
             for name in names {
-                // Tables created before owner-restricted reads existed get their sm_owner index.
-                try db.execute(sql: IndexPlan.createStatement(schema: name, fields: [SchemaDefinition.owner]))
+                // Tables made by earlier versions get the owner index they lack.
+                try db.execute(sql: IndexPlan.createStatement(schema: name, fields: IndexPlan.ownerIndex))
+                if !indexes.indexes(of: name).contains(IndexPlan.replacedOwnerIndex) {
+                    try db.execute(sql: IndexPlan.dropStatement(schema: name, fields: IndexPlan.replacedOwnerIndex))
+                }
                 let columns = Set(try db.columns(in: name).map(\.name))
                 for fields in indexes.indexes(of: name) where fields.allSatisfy(columns.contains) {
                     try db.execute(sql: IndexPlan.createStatement(schema: name, fields: fields))

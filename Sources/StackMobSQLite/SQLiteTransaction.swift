@@ -163,10 +163,8 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
             columns.append("\(quote(field)) \(SQLiteValueMapping.columnType(type))")
         }
         try db.execute(sql: "CREATE TABLE \(quote(schema.name)) (\(columns.joined(separator: ", ")))")
-        // The default order (newest first) and every time-based sync read use the first two;
-        // owner-restricted reads (PROTOCOL §12) the third.
-        for field in [SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate, SchemaDefinition.owner] {
-            try db.execute(sql: IndexPlan.createStatement(schema: schema.name, fields: [field]))
+        for fields in IndexPlan.implied {
+            try db.execute(sql: IndexPlan.createStatement(schema: schema.name, fields: fields))
         }
     }
 

@@ -19,6 +19,22 @@ public final class IndexPlan: Sendable {
         self.indexesBySchema = Mutex(indexesBySchema)
     }
 
+    /// The indexes every schema table has, whatever the configuration. The default order (newest
+    /// first) and time-based sync reads use the first two. Owner-restricted lists (PROTOCOL §12)
+    /// use the third, which answers their filter and their default order together: with
+    /// `sm_owner` alone, a page of 20 read and sorted every object of the owner.
+    public static let implied: [[String]] = [
+        [SchemaDefinition.createdDate], [SchemaDefinition.lastModifiedDate], ownerIndex,
+    ]
+
+    /// The implied index of owner-restricted lists.
+    public static let ownerIndex = [SchemaDefinition.owner, SchemaDefinition.createdDate]
+
+    /// The implied owner index of databases made before `ownerIndex`: dropped at start-up, once
+    /// `ownerIndex` exists, unless the configuration asks for it (its prefix serves every query
+    /// it served).
+    public static let replacedOwnerIndex = [SchemaDefinition.owner]
+
     public func indexes(of schema: String) -> [[String]] {
         indexesBySchema.withLock { $0[schema] ?? [] }
     }
@@ -41,6 +57,10 @@ public final class IndexPlan: Sendable {
         let name = identifier("_sm_idx_\(schema).\(fields.joined(separator: "."))", maxBytes: maxNameBytes)
         let columns = fields.map { "\"\($0)\"" }.joined(separator: ", ")
         return "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \"\(schema)\" (\(columns))"
+    }
+
+    public static func dropStatement(schema: String, fields: [String], maxNameBytes: Int = .max) -> String {
+        "DROP INDEX IF EXISTS \"\(identifier("_sm_idx_\(schema).\(fields.joined(separator: "."))", maxBytes: maxNameBytes))\""
     }
 
     /// `name` when it fits in `maxBytes`, else its start and a hash of the whole name: PostgreSQL

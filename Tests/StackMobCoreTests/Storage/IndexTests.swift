@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StackMobCore
 import StackMobSQLite
 import Testing
@@ -87,6 +88,41 @@ struct IndexTests {
             let plan = try await engine.queryPlan(schema, query: ObjectQuery(limit: 20)).joined(separator: "\n")
             #expect(plan.contains("USING INDEX _sm_idx_item.createddate"), "\(plan)")
         }
+    }
+
+    @Test("a table made with the sm_owner index alone gets (sm_owner, createddate) at start-up and loses the old one, unless it is configured")
+    func ownerIndexUpgrade() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let owned = ObjectQuery(filter: .access(.ownerIs("user/olivia")), limit: 20, countsTotal: true)
+        try await withEngine(indexes: [:], in: directory) { _, datastore in
+            _ = try await datastore.create(["n": 1], in: "item", caller: .user(schema: "user", id: "olivia"))
+        }
+        // The layout of earlier versions, written with the SQLite library itself.
+        let database = try DatabaseQueue(path: "\(directory)/test.sqlite")
+        try await database.write { db in
+            try db.execute(sql: #"DROP INDEX "_sm_idx_item.sm_owner.createddate""#)
+            try db.execute(sql: #"CREATE INDEX "_sm_idx_item.sm_owner" ON "item" ("sm_owner")"#)
+        }
+        try database.close()
+        try await withEngine(indexes: [:], in: directory) { engine, datastore in
+            let schema = try #require(datastore.registry.definition(named: "item"))
+            let plan = try await engine.queryPlan(schema, query: owned).joined(separator: "\n")
+            #expect(plan.contains("_sm_idx_item.sm_owner.createddate"), "\(plan)")
+            let listed = try await engine.storedIndexes()["item"]
+            #expect(listed == nil)
+        }
+        let remaining = try DatabaseQueue(path: "\(directory)/test.sqlite")
+        let names = try await remaining.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item' AND name LIKE '_sm_idx_%'")
+        }
+        try remaining.close()
+        #expect(Set(names) == ["_sm_idx_item.createddate", "_sm_idx_item.lastmoddate", "_sm_idx_item.sm_owner.createddate"])
+        // Configured, the single-field index stays and is listed as the app's own.
+        let configured = try await withEngine(indexes: ["item": [["sm_owner"]]], in: directory) { engine, _ in
+            try await engine.storedIndexes()["item"]
+        }
+        #expect(configured == [["sm_owner"]])
     }
 
     @Test("geo queries read through the R*Tree and never scan the schema", arguments: [

@@ -37,6 +37,39 @@ struct PostgreSQLEngineTests {
         }
     }
 
+    @Test(
+        "an owner-restricted page reads the (sm_owner, createddate) index; the sm_owner index of earlier versions is dropped at start-up",
+        .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
+    func ownerIndex() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let configuration = TestServer.configuration(dataDirectory: directory)
+            try await TestServer.run(configuration: configuration) { client in
+                let created = try await client.post("/memo", ["title": "t"])
+                #expect(created.status == .created)
+            }
+            // The layout of earlier versions.
+            let before = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
+            let old = try #require(before.engine as? PostgresStorageEngine)
+            try await old.database.writeTransaction { connection in
+                try await old.database.execute(#"DROP INDEX "_sm_idx_memo.sm_owner.createddate""#, on: connection)
+                try await old.database.execute(#"CREATE INDEX "_sm_idx_memo.sm_owner" ON "memo" ("sm_owner")"#, on: connection)
+            }
+            let listedBefore = try await old.loadSchemaSettings().indexes["memo"]
+            #expect(listedBefore == [["sm_owner"]])
+            try await old.close()
+
+            let after = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
+            let engine = try #require(after.engine as? PostgresStorageEngine)
+            let listedAfter = try await engine.loadSchemaSettings().indexes["memo"]
+            #expect(listedAfter == nil)
+            let schema = try #require(try await engine.loadSchemaDefinitions().first { $0.name == "memo" })
+            let owned = ObjectQuery(filter: .access(.ownerIs("user/olivia")), limit: 20, countsTotal: true)
+            let plan = try await engine.queryPlan(schema, query: owned).joined(separator: "\n")
+            #expect(plan.contains("_sm_idx_memo.sm_owner.createddate"), "\(plan)")
+            try await engine.close()
+        }
+    }
+
     @Test("index names past PostgreSQL's 63 bytes stay distinct and are read back by their columns", .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
     func longIndexNames() async throws {
         // Both names share their first 63 bytes: cut as PostgreSQL cuts them, they would be one
