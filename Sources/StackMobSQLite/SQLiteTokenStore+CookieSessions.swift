@@ -15,7 +15,9 @@ extension SQLiteTokenStore {
 
     public func cookieSession(hash: String) async throws -> (userSchema: String, userID: String, expiresAt: Int64)? {
         try await pool.readByKey { db in
-            try Row.fetchOne(db, sql: "SELECT user_schema, user_id, expires_at FROM _sm_cookie_sessions WHERE session_hash = ?", arguments: [hash])
+            // Compiled once per connection, like the token lookup (`session(accessHash:)`).
+            let statement = try db.cachedStatement(sql: "SELECT user_schema, user_id, expires_at FROM _sm_cookie_sessions WHERE session_hash = ?")
+            return try Row.fetchOne(statement, arguments: [hash])
                 .map { row -> (userSchema: String, userID: String, expiresAt: Int64) in
                     (userSchema: row["user_schema"], userID: row["user_id"], expiresAt: row["expires_at"])
                 }

@@ -20,10 +20,12 @@ public struct SQLiteTokenStore: TokenStore {
         }
     }
 
-    /// Every signed request looks its token up: a read by key, on the calling thread.
+    /// Every signed request looks its token up: a read by key, on the calling thread, with a
+    /// statement each connection compiles once (compiling it cost more than running it).
     public func session(accessHash: String) async throws -> StoredSession? {
         try await pool.readByKey { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM _sm_tokens WHERE access_hash = ?", arguments: [accessHash]).map(Self.session)
+            let statement = try db.cachedStatement(sql: "SELECT * FROM _sm_tokens WHERE access_hash = ?")
+            return try Row.fetchOne(statement, arguments: [accessHash]).map(Self.session)
         }
     }
 

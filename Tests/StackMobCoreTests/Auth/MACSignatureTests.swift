@@ -22,6 +22,13 @@ struct MACSignatureTests {
         #expect(MACAuthorization.parse(#"MAC id="tok",ts="x",nonce="n42",mac="abc=""#) == nil)
         #expect(MACAuthorization.parse(#"MAC id="tok",nonce="n42",mac="abc=""#) == nil)
         #expect(MACAuthorization.parse("Bearer abc") == nil)
+        // Spaces and tabs around names and values, as Foundation's `.whitespaces` trims them
+        // (a no-break space is a space separator too); a value without its quotes is refused.
+        #expect(MACAuthorization.parse("MAC id=\"tok\" ,\tts = \"1337\",\u{00A0}nonce=\"n42\",  mac=\"abc=\"  ") == parsed)
+        #expect(MACAuthorization.parse("MAC id=\"tok\",ts=1337,nonce=\"n42\",mac=\"abc=\"") == nil)
+        #expect(MACAuthorization.parse("MAC id=\"tok\",ts=\" \",nonce=\"n42\",mac=\"abc=\"") == nil)
+        // Inside the quotes nothing is trimmed.
+        #expect(MACAuthorization.parse("MAC id=\"tok\",ts=\"1337\",nonce=\" n \",mac=\"abc=\"")?.nonce == " n ")
     }
 
     @Test("request-uri candidates: raw, fully decoded, decoded except the iOS escapes")
