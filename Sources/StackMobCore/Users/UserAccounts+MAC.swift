@@ -8,7 +8,7 @@ extension UserAccounts {
             throw .unknownAccessToken
         }
         guard let session = found, userSchema(named: session.userSchema) != nil,
-            let macKey = SessionSecrets.open(sealed: session.sealedMACKey, accessToken: authorization.id)
+            let macKey = macKeys.key(of: session, accessToken: authorization.id)
         else { throw .unknownAccessToken }
         let now = clock.nowMilliseconds()
         if session.expiresAt <= now {

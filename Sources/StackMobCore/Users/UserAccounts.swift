@@ -14,6 +14,8 @@ public struct UserAccounts: Sendable {
     /// Public for the retention sweep, which forgets nonces whose window has passed.
     public let nonces: any NonceStore
     let logger: Logger
+    /// Shared by every copy of this value: one cache per environment.
+    let macKeys = MACKeyCache()
 
     /// How long a forgotPassword temporary password works (§8.6).
     static let temporaryPasswordLifetimeMilliseconds: Int64 = 24 * 3600 * 1000
