@@ -225,7 +225,7 @@ struct ConfigurationDecoder {
         case nil, .null?: return nil
         case .integer(let value)?: number = Int(exactly: value)
         // Environment variables arrive as text.
-        case .string(let text)?: number = Int(text.trimmingCharacters(in: .whitespaces))
+        case .string(let text)?: number = Int(text.trimmingSpaces())
         default: number = nil
         }
         guard let number, range.contains(number) else {

@@ -32,8 +32,8 @@ public struct BinaryEnvelope: Sendable, Equatable {
             guard let colon = line.firstIndex(of: ":") else {
                 throw .malformedEnvelope(field: field, reason: "header line without a colon")
             }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = line[..<colon].trimmingSpaces().lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingSpaces()
         }
         guard let contentType = headers["content-type"], !contentType.isEmpty else {
             throw .malformedEnvelope(field: field, reason: "missing Content-Type")
@@ -53,8 +53,8 @@ public struct BinaryEnvelope: Sendable, Equatable {
     private static func filename(in disposition: String) -> String? {
         for parameter in disposition.split(separator: ";") {
             let parts = parameter.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "filename" else { continue }
-            var value = parts[1].trimmingCharacters(in: .whitespaces)
+            guard parts.count == 2, parts[0].trimmingSpaces().lowercased() == "filename" else { continue }
+            var value = parts[1].trimmingSpaces()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
             return value.isEmpty ? nil : value
         }

@@ -10,11 +10,11 @@ public enum ByteRange: Equatable, Sendable {
 
     public static func parse(_ header: String?, size: Int) -> ByteRange {
         guard let header else { return .whole }
-        let trimmed = header.trimmingCharacters(in: .whitespaces)
+        let trimmed = header.trimmingSpaces()
         guard trimmed.lowercased().hasPrefix("bytes=") else { return .whole }
-        let spec = trimmed.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let spec = trimmed.dropFirst(6).trimmingSpaces()
         guard !spec.contains(",") else { return .whole }
-        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
         guard parts.count == 2 else { return .unsatisfiable }
         switch (Int(parts[0]), Int(parts[1])) {
         case (let start?, let end?) where parts[0].allSatisfy(\.isNumber) && parts[1].allSatisfy(\.isNumber):

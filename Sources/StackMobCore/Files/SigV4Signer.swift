@@ -35,7 +35,7 @@ public struct SigV4Signer: Sendable {
     public func authorization(
         method: String, path: String, query: [(String, String)] = [], headers: [String: String], payloadHash: String, amzDate: String
     ) -> String {
-        let lowered = Dictionary(headers.map { ($0.key.lowercased(), $0.value.trimmingCharacters(in: .whitespaces)) }, uniquingKeysWith: { _, last in last })
+        let lowered = Dictionary(headers.map { ($0.key.lowercased(), $0.value.trimmingSpaces()) }, uniquingKeysWith: { _, last in last })
         let names = lowered.keys.sorted()
         let signedHeaders = names.joined(separator: ";")
         let canonicalHeaders = names.map { "\($0):\(lowered[$0]!)\n" }.joined()

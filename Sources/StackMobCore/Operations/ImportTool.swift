@@ -115,7 +115,7 @@ public enum ImportTool {
         guard let data = FileManager.default.contents(atPath: path) else { throw TransferError.unreadable(file: name) }
         guard let text = String(data: data, encoding: .utf8) else { throw TransferError.badFile(file: name, "not UTF-8 text") }
         return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
-            line.trimmingCharacters(in: .whitespaces).isEmpty ? nil : (index + 1, String(line))
+            line.trimmingSpaces().isEmpty ? nil : (index + 1, String(line))
         }
     }
 

@@ -59,7 +59,7 @@ public struct PushPayload: Sendable, Equatable {
     private static func badge(_ value: JSONValue) -> Int64? {
         switch value {
         case .integer(let number): number
-        case .string(let text): Int64(text.trimmingCharacters(in: .whitespaces))
+        case .string(let text): Int64(text.trimmingSpaces())
         default: nil
         }
     }

@@ -35,7 +35,7 @@ enum GeoParameters {
     private static func parse(_ raws: [String], parameter: String) throws(QueryError) -> [Double] {
         var numbers: [Double] = []
         for raw in raws {
-            guard let number = Double(raw.trimmingCharacters(in: .whitespaces)), number.isFinite else {
+            guard let number = Double(raw.trimmingSpaces()), number.isFinite else {
                 throw .malformedParameter(parameter: parameter, reason: "'\(raw)' is not a number")
             }
             numbers.append(number)

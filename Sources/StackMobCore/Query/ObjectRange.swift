@@ -13,7 +13,7 @@ public struct ObjectRange: Sendable, Equatable {
     }
 
     public static func parse(_ header: String) throws(QueryError) -> ObjectRange {
-        let text = header.trimmingCharacters(in: .whitespaces)
+        let text = header.trimmingSpaces()
         guard text.hasPrefix("objects=") else { throw .invalidRange(header) }
         let bounds = text.dropFirst("objects=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard bounds.count == 2, let start = Int(bounds[0]), start >= 0 else { throw .invalidRange(header) }

@@ -118,7 +118,7 @@ public enum QueryBinder {
     }
 
     private static func finiteDouble(_ raw: String) -> Double? {
-        guard let double = Double(raw.trimmingCharacters(in: .whitespaces)), double.isFinite else { return nil }
+        guard let double = Double(raw.trimmingSpaces()), double.isFinite else { return nil }
         return double
     }
 

@@ -21,7 +21,7 @@ public struct QueryRequest: Sendable, Equatable {
 
     /// An expansion depth, `0` to `3` (§5.5; the Java SDK's maximum is 3).
     public static func parseExpand(_ value: String) throws(QueryError) -> Int {
-        guard let depth = Int(value.trimmingCharacters(in: .whitespaces)), (0...3).contains(depth) else {
+        guard let depth = Int(value.trimmingSpaces()), (0...3).contains(depth) else {
             throw .invalidExpand(value)
         }
         return depth
@@ -35,7 +35,7 @@ public struct QueryRequest: Sendable, Equatable {
             throw .limitExceeded(what: "X-StackMob-OrderBy keys", limit: QueryLimits.maxOrderKeys)
         }
         for part in parts {
-            let pieces = part.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+            let pieces = part.trimmingSpaces().split(separator: ":", omittingEmptySubsequences: false)
             guard (1...2).contains(pieces.count), Identifier.isValidFieldName(String(pieces[0])) else {
                 throw .invalidOrderBy("'\(part)' is not field:asc or field:desc")
             }
@@ -57,7 +57,7 @@ public struct QueryRequest: Sendable, Equatable {
             throw .limitExceeded(what: "X-StackMob-Select fields", limit: QueryLimits.maxSelectedFields)
         }
         for part in parts {
-            let field = part.trimmingCharacters(in: .whitespaces)
+            let field = part.trimmingSpaces()
             let components = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             for (index, component) in components.enumerated() {
                 // `*` only as the last step of a path into a relation: `rel.*`.

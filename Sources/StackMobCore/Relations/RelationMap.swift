@@ -21,7 +21,7 @@ public struct RelationMap: Sendable, Equatable {
     public static func parse(_ header: String) throws(RelationError) -> RelationMap {
         var parsed: [(path: [String], target: String, entry: String)] = []
         for rawEntry in header.split(separator: "&") {
-            let entry = rawEntry.trimmingCharacters(in: .whitespaces)
+            let entry = rawEntry.trimmingSpaces()
             guard !entry.isEmpty else { continue }
             let parts = entry.split(separator: "=", omittingEmptySubsequences: false)
             guard parts.count == 2 else { throw .malformedRelations("'\(entry)' is not path=schema") }

@@ -8,8 +8,8 @@ public enum FieldTypesHeader {
         header.split(separator: "&").compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else { return nil }
-            let path = parts[0].trimmingCharacters(in: .whitespaces)
-            let type = parts[1].trimmingCharacters(in: .whitespaces).lowercased()
+            let path = parts[0].trimmingSpaces()
+            let type = parts[1].trimmingSpaces().lowercased()
             return path.isEmpty || type.isEmpty ? nil : (path, type)
         }
     }

@@ -28,7 +28,7 @@ public enum CookieSession {
         guard let cookieHeader else { return nil }
         let wanted = name(environment)
         for part in cookieHeader.split(separator: ";") {
-            let pair = part.trimmingCharacters(in: .whitespaces)
+            let pair = part.trimmingSpaces()
             guard let equals = pair.firstIndex(of: "=") else { continue }
             if pair[..<equals] == wanted {
                 let value = String(pair[pair.index(after: equals)...])

@@ -43,14 +43,14 @@ struct AdminAuthMiddleware: RouterMiddleware {
 
     private static func bearerToken(_ request: Request) -> String? {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return nil }
-        let token = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+        let token = String(header.dropFirst("Bearer ".count)).trimmingSpaces()
         return token.isEmpty ? nil : token
     }
 
     private static func cookieToken(_ request: Request) -> String? {
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
-                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+                let parts = pair.trimmingSpaces().split(separator: "=", maxSplits: 1)
                 if parts.count == 2, parts[0] == cookieName { return String(parts[1]) }
             }
         }

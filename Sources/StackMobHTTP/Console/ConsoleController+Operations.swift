@@ -14,7 +14,7 @@ extension ConsoleController {
         page["outbox"] = (outbox.object["outbox"]?.objectValue ?? [:]).sorted { $0.key < $1.key }.map { state, count -> [String: Any] in
             ["state": state, "count": count.integerValue.map(String.init) ?? ""]
         }
-        let users = (ConsoleForm.query(request)["users"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let users = (ConsoleForm.query(request)["users"] ?? "").split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
         page["users"] = users.joined(separator: ", ")
         if !users.isEmpty {
             let query = users.map { "user=" + ConsoleForm.encode($0) }.joined(separator: "&")
@@ -29,7 +29,7 @@ extension ConsoleController {
     @Sendable func sendPush(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let (session, form) = try await posted(request, context)
         let back = pagePath(session, "/push")
-        let recipients = (form["recipients"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let recipients = (form["recipients"] ?? "").split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
         var body: JSONObject = ["payload": ["alert": .string(form["alert"] ?? "")]]
         switch form["to"] {
         case "users":

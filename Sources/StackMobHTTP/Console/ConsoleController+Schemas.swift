@@ -117,7 +117,7 @@ extension ConsoleController {
     @Sendable func addIndex(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let (session, form) = try await posted(request, context)
         let name = context.parameters.get("schema") ?? ""
-        let fields = (form["fields"] ?? "").split(separator: ",").map { JSONValue.string($0.trimmingCharacters(in: .whitespaces)) }
+        let fields = (form["fields"] ?? "").split(separator: ",").map { JSONValue.string($0.trimmingSpaces()) }
         let index: JSONValue = fields.count == 1 ? fields[0] : .array(fields)
         return try await applySchemas(session, [name: ["indexes": [index]]], back: "/schemas/\(ConsoleForm.encode(name))",
                                       notice: "Index added", request, context)

@@ -144,7 +144,7 @@ struct ConsoleController: Sendable {
     static func cookie(_ name: String, in request: Request) -> String? {
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
-                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+                let parts = pair.trimmingSpaces().split(separator: "=", maxSplits: 1)
                 if parts.count == 2, parts[0] == name { return String(parts[1]) }
             }
         }

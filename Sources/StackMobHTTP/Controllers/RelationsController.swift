@@ -48,7 +48,7 @@ struct RelationsController {
         let values = try PathSegment.decode(context.parameters.get("values") ?? "", plusAsSpace: true)
             .split(separator: ",").map(String.init)
         // Any value but `false` cascades; absent means no cascade (§6.4).
-        let cascade = request.headers[.stackMobCascadeDelete].map { $0.trimmingCharacters(in: .whitespaces).lowercased() != "false" } ?? false
+        let cascade = request.headers[.stackMobCascadeDelete].map { $0.trimmingSpaces().lowercased() != "false" } ?? false
         try await context.requireEnvironment().datastore.removeValues(
             values, parentID: try id(context), field: try field(context), in: try schema(context), cascade: cascade, caller: context.caller)
         return JSONResponse.make(.object([:]))

@@ -28,7 +28,7 @@ extension Request {
     /// which every SDK sends and no browser sends for a page or an asset.
     var isStackMobAPICall: Bool {
         for name in [HTTPField.Name.stackMobProxyPlain, .stackMobProxy] {
-            if headers[values: name].contains(where: { $0.trimmingCharacters(in: .whitespaces).lowercased() == "stackmob-api" }) {
+            if headers[values: name].contains(where: { $0.trimmingSpaces().lowercased() == "stackmob-api" }) {
                 return true
             }
         }

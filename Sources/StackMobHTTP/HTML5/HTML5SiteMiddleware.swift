@@ -126,7 +126,7 @@ struct HTML5SiteMiddleware: RouterMiddleware {
         guard let header else { return false }
         let gzipTag = String(etag.dropLast()) + "-gz\""
         return header.split(separator: ",").contains { item in
-            var tag = item.trimmingCharacters(in: .whitespaces)
+            var tag = item.trimmingSpaces()
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
             return tag == "*" || tag == etag || tag == gzipTag
         }
@@ -136,7 +136,7 @@ struct HTML5SiteMiddleware: RouterMiddleware {
     static func acceptsGzip(_ header: String?) -> Bool {
         guard let header else { return false }
         return header.lowercased().split(separator: ",").contains { item in
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = item.split(separator: ";").map { $0.trimmingSpaces() }
             guard let coding = parts.first, ["gzip", "x-gzip", "*"].contains(coding) else { return false }
             let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             return quality > 0

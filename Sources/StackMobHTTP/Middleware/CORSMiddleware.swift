@@ -52,7 +52,7 @@ struct CORSMiddleware: RouterMiddleware {
     /// The environment whose public key appears as `x-stackmob-api-key-<key>` in the requested
     /// header names; nil when none does (the app cannot be known, so nothing is allowed).
     private func environment(announcedIn requestedHeaders: String) -> AppEnvironment? {
-        let names = requestedHeaders.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let names = requestedHeaders.split(separator: ",").map { $0.trimmingSpaces().lowercased() }
         for name in names where name.hasPrefix(Self.keyHeaderPrefix) {
             let key = name.dropFirst(Self.keyHeaderPrefix.count)
             for kind in EnvironmentKind.allCases where backend.environment(kind).keys.publicKey.lowercased() == key {

@@ -8,7 +8,7 @@ struct TransferCodingMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let header = request.headers[.transferEncoding] {
-            let codings = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let codings = header.split(separator: ",").map { $0.trimmingSpaces().lowercased() }
             if let unsupported = codings.first(where: { $0 != "chunked" }) {
                 throw RequestError.unsupportedTransferCoding(unsupported)
             }

@@ -19,25 +19,14 @@ public struct MACAuthorization: Sendable, Equatable {
         for part in header.dropFirst(4).split(separator: ",") {
             let pair = part.split(separator: "=", maxSplits: 1)
             guard pair.count == 2 else { return nil }
-            let key = trimmingSpaces(pair[0])
-            let value = trimmingSpaces(pair[1])
+            let key = pair[0].trimmingSpaces()
+            let value = pair[1].trimmingSpaces()
             guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return nil }
-            values[String(key)] = String(value.dropFirst().dropLast())
+            values[key] = String(value.dropFirst().dropLast())
         }
         guard let id = values["id"], !id.isEmpty, let ts = values["ts"].flatMap({ Int64($0) }), let nonce = values["nonce"],
             let mac = values["mac"], !mac.isEmpty
         else { return nil }
         return MACAuthorization(id: id, timestamp: ts, nonce: nonce, mac: mac)
-    }
-
-    /// `text` without the spaces and tabs around it: what Foundation's
-    /// `trimmingCharacters(in: .whitespaces)` removes (Unicode space separators and tab), without
-    /// its round trip through NSString on every signed request.
-    private static func trimmingSpaces(_ text: Substring) -> Substring {
-        func isSpace(_ character: Character) -> Bool {
-            character.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
-        }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return text[first...last]
     }
 }

@@ -40,11 +40,11 @@ public enum MACCandidates {
         }
         var ports: [Int] = []
         // Behind a TLS terminator the Host header may name the proxy's port or none at all.
-        if let forwarded = forwardedPort.flatMap({ Int($0.split(separator: ",").first?.trimmingCharacters(in: .whitespaces) ?? "") }) {
+        if let forwarded = forwardedPort.flatMap({ Int($0.split(separator: ",").first?.trimmingSpaces() ?? "") }) {
             ports.append(forwarded)
         }
         if let explicitPort { ports.append(explicitPort) }
-        switch forwardedProto?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch forwardedProto?.split(separator: ",").first?.trimmingSpaces().lowercased() {
         case "https"?: ports.append(443)
         case "http"?: ports.append(80)
         default: if explicitPort == nil { ports += [80, 443] }

@@ -27,10 +27,10 @@ public struct OAuth1Authorization: Sendable, Equatable {
         var signature: String?
         var seen: Set<String> = []
         for part in header.dropFirst(6).split(separator: ",", omittingEmptySubsequences: true) {
-            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            let trimmed = part.trimmingSpaces()
             guard let equals = trimmed.firstIndex(of: "=") else { return nil }
-            let name = String(trimmed[..<equals]).trimmingCharacters(in: .whitespaces)
-            var rawValue = String(trimmed[trimmed.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            let name = String(trimmed[..<equals]).trimmingSpaces()
+            var rawValue = String(trimmed[trimmed.index(after: equals)...]).trimmingSpaces()
             if rawValue.count >= 2, rawValue.hasPrefix("\""), rawValue.hasSuffix("\"") {
                 rawValue = String(rawValue.dropFirst().dropLast())
             }

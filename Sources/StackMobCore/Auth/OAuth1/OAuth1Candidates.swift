@@ -12,7 +12,7 @@ public enum OAuth1Candidates {
         else { return [] }
         let lowerHost = host.lowercased()
         let schemes: [String]
-        switch forwardedProto?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch forwardedProto?.split(separator: ",").first?.trimmingSpaces().lowercased() {
         case "https"?: schemes = ["https"]
         case "http"?: schemes = ["http"]
         default: schemes = ["http", "https"]
