@@ -72,11 +72,11 @@ def profile(args, out_dir):
             micros = (cpu_ticks(pid) - before) / ticks_per_second / result.requests * 1e6
             top = []
             if args.perf:
+                # Planned again: a signed scenario's signatures are spent by the first run.
+                script = write_script(side, scenario, out_dir)
                 data = os.path.join(out_dir, f"{scenario}.perf.data")
                 recorder = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-g", "-p", str(pid), "-o", data],
                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                # Planned again: a signed scenario's signatures are spent by the first run.
-                script = write_script(side, scenario, out_dir)
                 wrk.run(script, side.url + "/", 2, 32, args.duration, os.path.join(out_dir, f"{scenario}-perf.out"))
                 recorder.send_signal(signal.SIGINT)
                 recorder.wait()
