@@ -17,14 +17,11 @@ public final class PostgresStorageEngine: StorageEngine {
         self.registry = registry
         // What the configuration and deploys asked for, then what exists (another instance's
         // configuration), except the owner index this start-up replaces.
-        self.indexes = IndexPlan(indexes)
         let asked = IndexPlan(indexes)
-        for (schema, list) in try await recordedSettings().indexes {
-            for fields in list {
-                asked.add(schema: schema, fields: fields)
-                self.indexes.add(schema: schema, fields: fields)
-            }
+        for (schema, list) in try await Self.recordedSettings(database).indexes {
+            for fields in list { asked.add(schema: schema, fields: fields) }
         }
+        self.indexes = IndexPlan(asked.all)
         for (schema, list) in try await loadSchemaSettings().indexes {
             for fields in list where fields != IndexPlan.replacedOwnerIndex || asked.indexes(of: schema).contains(fields) {
                 self.indexes.add(schema: schema, fields: fields)
@@ -44,10 +41,8 @@ public final class PostgresStorageEngine: StorageEngine {
             let transaction = writer as! PostgresTransaction
             try await transaction.lockSchemas()
             for definition in definitions {
-                try await transaction.run(PostgresStatement(IndexPlan.createStatement(schema: definition.name, fields: IndexPlan.ownerIndex, maxNameBytes: maxNameBytes)))
-                if !asked.indexes(of: definition.name).contains(IndexPlan.replacedOwnerIndex) {
-                    try await transaction.run(
-                        PostgresStatement(IndexPlan.dropStatement(schema: definition.name, fields: IndexPlan.replacedOwnerIndex, maxNameBytes: maxNameBytes)))
+                for statement in IndexPlan.ownerIndexUpgrade(schema: definition.name, asked: asked.indexes(of: definition.name), maxNameBytes: maxNameBytes) {
+                    try await transaction.run(PostgresStatement(statement))
                 }
                 for fields in self.indexes.indexes(of: definition.name)
                 where fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) }) {
@@ -128,7 +123,7 @@ public final class PostgresStorageEngine: StorageEngine {
     }
 
     /// What deploys and the admin API recorded in `_sm_schema_settings`.
-    private func recordedSettings() async throws -> StoredSchemaSettings {
+    private static func recordedSettings(_ database: PostgresDatabase) async throws -> StoredSchemaSettings {
         var settings = StoredSchemaSettings()
         for row in try await database.execute(PostgresStatement("SELECT schema, permissions, indexes FROM _sm_schema_settings")) {
             let (schema, permissionsText, indexesText) = try row.decode((String, String?, String).self)
@@ -143,7 +138,7 @@ public final class PostgresStorageEngine: StorageEngine {
     }
 
     public func loadSchemaSettings() async throws -> StoredSchemaSettings {
-        var settings = try await recordedSettings()
+        var settings = try await Self.recordedSettings(database)
         // The indexes that exist (`IndexPlan.createStatement`), by table and columns from the
         // catalog: a long name is shortened with a hash (`IndexPlan.identifier`), so names
         // cannot be read back. Every lookup goes through a catalog index, from this schema's

@@ -48,10 +48,8 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
         try pool.write { db in
             let names = try String.fetchAll(db, sql: "SELECT name FROM _sm_schemas")
             for name in names {
-                // Tables made by earlier versions get the owner index they lack.
-                try db.execute(sql: IndexPlan.createStatement(schema: name, fields: IndexPlan.ownerIndex))
-                if !indexes.indexes(of: name).contains(IndexPlan.replacedOwnerIndex) {
-                    try db.execute(sql: IndexPlan.dropStatement(schema: name, fields: IndexPlan.replacedOwnerIndex))
+                for statement in IndexPlan.ownerIndexUpgrade(schema: name, asked: indexes.indexes(of: name)) {
+                    try db.execute(sql: statement)
                 }
                 let columns = Set(try db.columns(in: name).map(\.name))
                 for fields in indexes.indexes(of: name) where fields.allSatisfy(columns.contains) {

@@ -51,16 +51,30 @@ public final class IndexPlan: Sendable {
 
     /// Index names carry the reserved `_sm_` prefix, so they never collide with a schema's table,
     /// and dots, which no schema or field name contains, so two indexes never share a name.
-    /// The statement is the same in SQLite and PostgreSQL; `maxNameBytes` is PostgreSQL's limit
+    /// The statements are the same in SQLite and PostgreSQL; `maxNameBytes` is PostgreSQL's limit
     /// on identifiers (see `identifier`).
     public static func createStatement(schema: String, fields: [String], maxNameBytes: Int = .max) -> String {
-        let name = identifier("_sm_idx_\(schema).\(fields.joined(separator: "."))", maxBytes: maxNameBytes)
         let columns = fields.map { "\"\($0)\"" }.joined(separator: ", ")
-        return "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \"\(schema)\" (\(columns))"
+        return "CREATE INDEX IF NOT EXISTS \"\(name(schema: schema, fields: fields, maxNameBytes: maxNameBytes))\" ON \"\(schema)\" (\(columns))"
     }
 
     public static func dropStatement(schema: String, fields: [String], maxNameBytes: Int = .max) -> String {
-        "DROP INDEX IF EXISTS \"\(identifier("_sm_idx_\(schema).\(fields.joined(separator: "."))", maxBytes: maxNameBytes))\""
+        "DROP INDEX IF EXISTS \"\(name(schema: schema, fields: fields, maxNameBytes: maxNameBytes))\""
+    }
+
+    /// What start-up runs on every schema table, for tables made by earlier versions: the owner
+    /// index they may lack, then the drop of the one it replaces unless `asked` (the
+    /// configuration's and the deploys' indexes of that schema) lists it.
+    public static func ownerIndexUpgrade(schema: String, asked: [[String]], maxNameBytes: Int = .max) -> [String] {
+        var statements = [createStatement(schema: schema, fields: ownerIndex, maxNameBytes: maxNameBytes)]
+        if !asked.contains(replacedOwnerIndex) {
+            statements.append(dropStatement(schema: schema, fields: replacedOwnerIndex, maxNameBytes: maxNameBytes))
+        }
+        return statements
+    }
+
+    private static func name(schema: String, fields: [String], maxNameBytes: Int) -> String {
+        identifier("_sm_idx_\(schema).\(fields.joined(separator: "."))", maxBytes: maxNameBytes)
     }
 
     /// `name` when it fits in `maxBytes`, else its start and a hash of the whole name: PostgreSQL
