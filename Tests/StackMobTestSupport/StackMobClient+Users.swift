@@ -11,7 +11,7 @@ extension StackMobClient {
         var headers = headers
         headers["Authorization"] = MACSigner.authorization(
             session: session, method: method.rawValue, target: target, style: style, port: port, ts: ts,
-            nonce: nonce ?? "n\(Int.random(in: 0...10_000))")
+            nonce: nonce ?? MACSigner.freshNonce())
         return try await request(method, target, json: json, headers: headers)
     }
 
