@@ -1,5 +1,9 @@
 /// One environment of the app at run time: its keys, its settings and its datastore.
-public struct AppEnvironment: Sendable {
+///
+/// A class, though nothing in it changes: every request's context holds its environment, and a
+/// struct of this size (the settings, and the datastore, twice over through `users`) was a
+/// hundred-odd reference counts to take and drop at each copy of the context (issue 19).
+public final class AppEnvironment: Sendable {
     public let kind: EnvironmentKind
     /// The key pair in force: the admin API can rotate it without a restart (issue 15).
     public var keys: AppKeys { liveKeys.current }
