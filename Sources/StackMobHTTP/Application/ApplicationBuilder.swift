@@ -64,7 +64,8 @@ public func buildApplication(
         logger: logger)
 }
 
-/// The routes, behind the middleware listed in the order a request passes through it.
+/// The routes, behind the API's two middleware chains: `FrontMiddleware` for all, then
+/// `CallerMiddleware` for all but the OpenAPI document.
 ///
 /// - Parameter routeLog: receives every route registered here and in the admin, console and
 ///   push routers (the OpenAPI test reads it).
@@ -74,43 +75,36 @@ public func buildRouter(
 ) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
     let routes = RecordingRouter(router: router, log: routeLog, host: .api)
-    router.add(middleware: MetricsMiddleware(metrics: metrics))
-    router.add(middleware: RequestLogMiddleware())
-    router.add(middleware: ServerHeadersMiddleware(clock: clock))
-    router.add(middleware: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: false))
-    routeLog.record(MonitoringMiddleware.routes)
-    router.add(
-        middleware: AdminMiddleware(
-            admin: buildAdminRouter(backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), fixtures: fixtures, routeLog: routeLog)
-                .buildResponder(),
-            routeLog: routeLog))
-    router.add(
-        middleware: PushHostMiddleware(push: buildPushRouter(backend: backend, clock: clock, standalone: false, routeLog: routeLog).buildResponder()))
-    router.add(middleware: HTML5HostMiddleware(sites: EnvironmentKind.allCases.compactMap { kind in
+    let admin = buildAdminRouter(backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), fixtures: fixtures, routeLog: routeLog)
+    let push = buildPushRouter(backend: backend, clock: clock, standalone: false, routeLog: routeLog)
+    let html5 = EnvironmentKind.allCases.compactMap { kind in
         let site = backend.configuration.html5.site(for: kind)
         return site.hosts.isEmpty ? nil : (settings: site, responder: buildHTML5Router(kind: kind, backend: backend, clock: clock, standalone: false).buildResponder())
-    }))
-    router.add(middleware: CORSMiddleware(backend: backend))
-    router.add(middleware: ErrorMiddleware())
-    router.add(middleware: TransferCodingMiddleware())
-    router.add(middleware: NotFoundMiddleware())
-    if let local = backend.files as? LocalFileStore {
-        router.add(middleware: FilesMiddleware(store: local))
+    }
+    let files = backend.files as? LocalFileStore
+    router.add(
+        middleware: FrontMiddleware(
+            metrics: MetricsMiddleware(metrics: metrics), headers: ServerHeadersMiddleware(clock: clock),
+            monitoring: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: false),
+            admin: AdminMiddleware(admin: admin.buildResponder(), routeLog: routeLog), push: PushHostMiddleware(push: push.buildResponder()),
+            html5: HTML5HostMiddleware(sites: html5), cors: CORSMiddleware(backend: backend), files: files.map { FilesMiddleware(store: $0) }))
+    routeLog.record(MonitoringMiddleware.routes)
+    if files != nil {
         routeLog.record(FilesMiddleware.routes)
     }
     // Needs no credentials: registered before the authentication middleware, which it skips.
     OpenAPIController().addRoutes(to: routes)
-    router.add(middleware: AuthenticationMiddleware(backend: backend, clock: clock))
     router.add(
-        middleware: UserController(
-            maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(limiter: backend.failureLimiter, clock: clock)))
+        middleware: CallerMiddleware(
+            authentication: AuthenticationMiddleware(backend: backend, clock: clock),
+            users: UserController(
+                maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(limiter: backend.failureLimiter, clock: clock)),
+            social: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes),
+            customCode: CustomCodeMiddleware(
+                webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds,
+                maxBodyBytes: backend.configuration.maxBodyBytes, failures: backend.customCodeFailures)))
     routeLog.record(UserController.routes)
-    router.add(middleware: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes))
     routeLog.record(SocialController.routes)
-    router.add(
-        middleware: CustomCodeMiddleware(
-            webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds, maxBodyBytes: backend.configuration.maxBodyBytes,
-            failures: backend.customCodeFailures))
 
     ServerController().addRoutes(to: routes)
     ListAPIController().addRoutes(to: routes)
