@@ -37,7 +37,30 @@ final class SQLitePool: Sendable {
             current = original
         }
         defer { taken.subtract(1, ordering: .relaxed) }
-        return try database.read(body)
+        return try database.unsafeRead { db in try Self.inSnapshot(db, body) }
+    }
+
+    /// `body` in a deferred transaction, as GRDB's `read` runs it, but with `BEGIN` and `COMMIT`
+    /// compiled once per connection: `read` parses both again on every call, which cost more than
+    /// the read by key it wrapped (issue 19). The snapshot is the same: it starts at the body's
+    /// first read and holds until the commit, whatever commits meanwhile.
+    static func inSnapshot<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+        let value: T
+        do {
+            value = try body(db)
+        } catch {
+            // A failed read leaves nothing to undo; the connection goes back with no transaction.
+            try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
+            throw error
+        }
+        do {
+            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+        } catch {
+            try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
+            throw error
+        }
+        return value
     }
 
     /// A lookup by key (a row by its primary key or a unique index): on the calling thread when a

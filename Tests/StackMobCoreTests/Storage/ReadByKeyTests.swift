@@ -30,6 +30,36 @@ struct ReadByKeyTests {
             #expect(try engine.pool.readIfFree { _ in 2 } == 2, "every connection is counted as free again")
         }
     }
+
+    @Test("a read on the calling thread sees one snapshot throughout, and one that fails leaves its connection usable")
+    func inlineSnapshot() async throws {
+        try await TemporaryDatabase.withEngine { engine, _ in
+            try await engine.pool.write { db in try db.execute(sql: "CREATE TABLE counted(x); INSERT INTO counted VALUES (1)") }
+            let counts = try engine.pool.readIfFree { db -> [Int] in
+                let before = try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") ?? -1
+                // Another row commits, on the writer's connection, while this read is under way.
+                let written = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    try? engine.pool.write { db in try db.execute(sql: "INSERT INTO counted VALUES (2)") }
+                    written.signal()
+                }
+                written.wait()
+                let after = try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") ?? -1
+                return [before, after]
+            }
+            #expect(counts == [1, 1], "the second count must come from the same snapshot as the first")
+            #expect(try engine.pool.readIfFree { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") } == 2)
+
+            struct Failed: Error {}
+            #expect(throws: Failed.self) { try engine.pool.readIfFree { _ -> Int in throw Failed() } }
+            // GRDB hands out the first free connection, the failed read's: it was left with no
+            // transaction open, or this read's BEGIN would fail.
+            for _ in 0..<3 {
+                #expect(try engine.pool.readIfFree { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") } == 2)
+                #expect(try engine.pool.readIfFree { db in db.isInsideTransaction } == true)
+            }
+        }
+    }
 }
 
 /// Holds read bodies until `open`: they block the GRDB reader threads they run on, never a
