@@ -175,5 +175,7 @@ struct PushLogSenderTests {
         #expect(line.metadata["sm.push.token_prefix"] == String(token.prefix(8)))
         #expect(line.metadata["sm.push.payload"]?.contains("hello") == true)
         #expect(store.all.allSatisfy { !$0.fullText.contains(token) })
+        // The registration's request line names the token by its first 8 characters only.
+        #expect(store.all.contains { $0.message == "Request" && $0.metadata["sm.path"] == "/tokens/ios/\(token.prefix(8))…" })
     }
 }

@@ -38,6 +38,8 @@ public struct TextLogHandler: LogHandler {
     public func log(event: LogEvent) {
         let pretty = Self.prettify(metadata, event.metadata ?? [:])
         var line = timestamps.current()
+        // One allocation for the whole line, where growing it took several.
+        line.reserveCapacity(line.utf8.count + label.utf8.count + pretty.utf8.count + event.message.description.utf8.count + 48)
         line += " \(event.level)"
         if !label.isEmpty { line += " \(label)" }
         line += ":"
@@ -57,6 +59,7 @@ public struct TextLogHandler: LogHandler {
         for pair in explicit { pairs.append(pair) }
         pairs.sort { $0.key < $1.key }
         var text = ""
+        text.reserveCapacity(pairs.count * 32)
         for (index, pair) in pairs.enumerated() {
             if index > 0 { text += " " }
             text += pair.key

@@ -41,6 +41,6 @@ struct MetricsMiddleware: RouterMiddleware {
     /// `admin` for the admin API, else the environment the API version selects.
     static func environment(of request: Request) -> String {
         if request.uri.path.hasPrefix(AdminMiddleware.prefix) { return "admin" }
-        return EnvironmentKind(apiVersion: APIVersion.parse(accept: request.headers[.accept])).rawValue
+        return EnvironmentKind(apiVersion: APIVersion.parse(accept: request.headers.value(of: .accept))).rawValue
     }
 }

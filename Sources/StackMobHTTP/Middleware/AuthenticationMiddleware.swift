@@ -13,13 +13,13 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if request.method == .head && request.uri.path == "/" {
             return try await next(request, context)
         }
-        let version = APIVersion.parse(accept: request.headers[.accept])
+        let version = APIVersion.parse(accept: request.headers.value(of: .accept))
         let environment = backend.environment(EnvironmentKind(apiVersion: version))
         let credentials = RequestCredentials(
-            apiKey: request.headers[.stackMobAPIKey], authorization: request.headers[.authorization],
+            apiKey: request.headers.value(of: .stackMobAPIKey), authorization: request.headers.value(of: .authorization),
             method: request.method.rawValue, target: request.uri.string, host: request.head.authority,
-            forwardedProto: request.headers[.xForwardedProto], forwardedPort: request.headers[.xForwardedPort],
-            cookie: request.headers[.cookie], wireMethod: context.wireMethod?.rawValue)
+            forwardedProto: request.headers.value(of: .xForwardedProto), forwardedPort: request.headers.value(of: .xForwardedPort),
+            cookie: request.headers.value(of: .cookie), wireMethod: context.wireMethod?.rawValue)
         var context = context
         context.environment = environment
         if credentials.authorization?.hasPrefix("OAuth ") == true {

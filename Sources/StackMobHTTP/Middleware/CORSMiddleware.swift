@@ -17,11 +17,11 @@ struct CORSMiddleware: RouterMiddleware {
     private static let keyHeaderPrefix = "x-stackmob-api-key-"
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let origin = request.headers[.origin] else { return try await next(request, context) }
-        if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
+        guard let origin = request.headers.value(of: .origin) else { return try await next(request, context) }
+        if request.method == .options, request.headers.value(of: .accessControlRequestMethod) != nil {
             return preflight(request, origin: origin, context: context)
         }
-        let kind = EnvironmentKind(apiVersion: APIVersion.parse(accept: request.headers[.accept]))
+        let kind = EnvironmentKind(apiVersion: APIVersion.parse(accept: request.headers.value(of: .accept)))
         var response = try await next(request, context)
         if Self.allows(origin, settings: backend.environment(kind).settings) {
             response.headers[.accessControlAllowOrigin] = origin
@@ -32,7 +32,7 @@ struct CORSMiddleware: RouterMiddleware {
     }
 
     private func preflight(_ request: Request, origin: String, context: Context) -> Response {
-        let requested = request.headers[.accessControlRequestHeaders] ?? ""
+        let requested = request.headers.value(of: .accessControlRequestHeaders) ?? ""
         guard let environment = environment(announcedIn: requested), Self.allows(origin, settings: environment.settings) else {
             context.logger.info("CORS pre-flight refused", metadata: ["sm.origin": "\(origin)"])
             return Response(status: .forbidden, headers: [.contentLength: "0", .vary: "Origin"])
