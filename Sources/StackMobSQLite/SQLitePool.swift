@@ -41,9 +41,12 @@ final class SQLitePool: Sendable {
     }
 
     /// `body` in a deferred transaction, as GRDB's `read` runs it, but with `BEGIN` and `COMMIT`
-    /// compiled once per connection: `read` parses both again on every call, which cost more than
-    /// the read by key it wrapped (issue 19). The snapshot is the same: it starts at the body's
-    /// first read and holds until the commit, whatever commits meanwhile.
+    /// compiled once per connection: `read` parses both again on every call, which cost about as
+    /// much as the read by key it wrapped (issue 19). The snapshot is the same: it starts at the
+    /// body's first read and holds until the commit, whatever commits meanwhile. One difference:
+    /// `unsafeRead` checks GRDB's schema cache just before the `BEGIN` rather than inside the
+    /// transaction, and no read of ours uses that cache (rows are read by column name, and GRDB's
+    /// schema introspection runs only in writes: start-up and index declarations).
     static func inSnapshot<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
         let value: T
