@@ -26,6 +26,10 @@ struct RelationLoader: Sendable {
         var requested: [String: Set<String>] = [:]
         var frontier: [(SchemaDefinition, JSONObject)] = objects.map { (schema, $0) }
         var rowsByTarget: [String: RowFilter?] = [:]
+        // Each target's definition, read from the registry once per expansion: assembling asks
+        // for it once per related object, and the registry's lock, taken hundreds of times per
+        // request by every thread, was contended (issue 19).
+        var definitions: [String: SchemaDefinition] = [:]
         for _ in 0..<depth {
             var wanted: [String: [String]] = [:]
             for (schema, object) in frontier {
@@ -40,7 +44,8 @@ struct RelationLoader: Sendable {
             var next: [(SchemaDefinition, JSONObject)] = []
             for (target, ids) in wanted.sorted(by: { $0.key < $1.key }) {
                 // A target schema that was never created holds no objects: its ids are dropped.
-                guard let targetSchema = registry.definition(named: target) else { continue }
+                guard let targetSchema = definitions[target] ?? registry.definition(named: target) else { continue }
+                definitions[target] = targetSchema
                 if rowsByTarget[target] == nil { rowsByTarget[target] = .some(try await visibleRows(targetSchema, reader)) }
                 let rows = rowsByTarget[target] ?? nil
                 if rows == .nothing { continue }
@@ -52,18 +57,20 @@ struct RelationLoader: Sendable {
             }
             frontier = next
         }
-        return objects.map { assemble($0, schema: schema, depth: depth, loaded: loaded) }
+        return objects.map { assemble($0, schema: schema, depth: depth, loaded: loaded, definitions: definitions) }
     }
 
-    private func assemble(_ object: JSONObject, schema: SchemaDefinition, depth: Int, loaded: [String: [String: JSONObject]]) -> JSONObject {
+    /// `definitions` holds every schema `loaded` has objects of.
+    private func assemble(
+        _ object: JSONObject, schema: SchemaDefinition, depth: Int, loaded: [String: [String: JSONObject]], definitions: [String: SchemaDefinition]
+    ) -> JSONObject {
         guard depth > 0 else { return object }
         var result = object
         for (field, type) in schema.fields {
             guard case .relation(let target, let toMany) = type, let value = object[field] else { continue }
-            let targetSchema = registry.definition(named: target)
             func resolve(_ id: String) -> JSONValue? {
-                guard let targetSchema, let related = loaded[target]?[id] else { return nil }
-                return .object(assemble(related, schema: targetSchema, depth: depth - 1, loaded: loaded))
+                guard let related = loaded[target]?[id], let targetSchema = definitions[target] else { return nil }
+                return .object(assemble(related, schema: targetSchema, depth: depth - 1, loaded: loaded, definitions: definitions))
             }
             if toMany {
                 result[field] = .array(Self.ids(in: value).compactMap(resolve))
