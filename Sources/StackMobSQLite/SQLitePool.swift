@@ -49,21 +49,15 @@ final class SQLitePool: Sendable {
     /// schema introspection runs only in writes: start-up and index declarations).
     static func inSnapshot<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-        let value: T
         do {
-            value = try body(db)
-        } catch {
-            // A failed read leaves nothing to undo; the connection goes back with no transaction.
-            try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
-            throw error
-        }
-        do {
+            let value = try body(db)
             try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return value
         } catch {
+            // A read leaves nothing to undo: the connection goes back with no transaction open.
             try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
             throw error
         }
-        return value
     }
 
     /// A lookup by key (a row by its primary key or a unique index): on the calling thread when a

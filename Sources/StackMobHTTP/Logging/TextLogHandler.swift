@@ -37,14 +37,15 @@ public struct TextLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         let pretty = Self.prettify(metadata, event.metadata ?? [:])
+        let message = event.message.description
         var line = timestamps.current()
         // One allocation for the whole line, where growing it took several.
-        line.reserveCapacity(line.utf8.count + label.utf8.count + pretty.utf8.count + event.message.description.utf8.count + 48)
+        line.reserveCapacity(line.utf8.count + label.utf8.count + pretty.utf8.count + message.utf8.count + 48)
         line += " \(event.level)"
         if !label.isEmpty { line += " \(label)" }
         line += ":"
         if !pretty.isEmpty { line += " \(pretty)" }
-        line += " [\(event.source)] \(event.message)\n"
+        line += " [\(event.source)] \(message)\n"
         output.write(line, immediately: event.level >= .notice)
     }
 
