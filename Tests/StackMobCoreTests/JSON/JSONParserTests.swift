@@ -86,8 +86,23 @@ struct JSONWriterTests {
         #expect(JSONWriter.string(.string("")) == #""""#)
     }
 
+    @Test("objects of every size: keys in byte order, whichever way they are sorted", arguments: [0, 1, 2, 15, 16, 17, 40])
+    func keyOrderAtEverySize(count: Int) {
+        // Keys that share prefixes, differ in case, and run past ASCII, inserted in no order.
+        let keys = (0..<count).map { ["f\($0 * 7919 % 97)", "F\($0)", "f\($0)_", "é\($0)"][$0 % 4] }
+        var object: [String: JSONValue] = [:]
+        for (position, key) in keys.enumerated() { object[key] = .integer(Int64(position)) }
+        object["null_member"] = .null
+        let expected = object.keys.filter { $0 != "null_member" }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let text = JSONWriter.string(.object(object))
+        let written = expected.map { "\"\($0)\":\(object[$0]!.integerValue!)" }.joined(separator: ",")
+        #expect(text == "{" + written + "}")
+    }
+
     @Test("numbers keep their kind", arguments: [
-        (JSONValue.integer(-42), "-42"), (.float(2), "2.0"), (.float(0.1), "0.1"), (.float(1e-7), "1e-07"),
+        (JSONValue.integer(-42), "-42"), (.integer(0), "0"), (.integer(9), "9"), (.integer(10), "10"), (.integer(-1), "-1"),
+        (.integer(1_700_000_000_123), "1700000000123"), (.integer(.max), "9223372036854775807"), (.integer(.min), "-9223372036854775808"),
+        (.float(2), "2.0"), (.float(0.1), "0.1"), (.float(1e-7), "1e-07"),
     ])
     func numbers(value: JSONValue, text: String) throws {
         #expect(JSONWriter.string(value) == text)
