@@ -16,7 +16,9 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
     func fetchObject(_ schema: SchemaDefinition, id: String) throws -> JSONObject? {
         let sql = "SELECT * FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) = ?"
         let statement = try db.cachedStatement(sql: sql)
-        return try Row.fetchOne(statement, arguments: [id]).map { try object(from: $0, schema: schema) }
+        return try Row.fetchOne(statement, arguments: [id]).map { row in
+            try SQLiteRowDecoder(columnNames: row.columnNames, schema: schema).object(from: row)
+        }
     }
 
     func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) throws -> [JSONObject] {
@@ -30,7 +32,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
             arguments += StatementArguments(compiler.arguments)
         }
         let statement = try db.cachedStatement(sql: sql)
-        return try Row.fetchAll(statement, arguments: arguments).map { try object(from: $0, schema: schema) }
+        return try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema)
     }
 
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> ObjectPage {
@@ -38,14 +40,13 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         let (sql, arguments) = selectStatement(schema, query: query, near: near)
         let statement = try db.cachedStatement(sql: sql)
         var count: Int?
-        let objects = try Row.fetchAll(statement, arguments: arguments).map { row in
+        let skipping: Set = [Self.totalColumn, Self.distanceColumn]
+        let objects = try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema, skipping: skipping) { row, object in
             if query.countsTotal { count = row[Self.totalColumn] }
-            var object = try object(from: row, schema: schema)
             if let near, case .object(var point)? = object[near.field], let distance: Double = row[Self.distanceColumn] {
                 point["distance"] = .float(distance)
                 object[near.field] = .object(point)
             }
-            return object
         }
         return ObjectPage(objects: objects, total: count)
     }
@@ -112,16 +113,6 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
             terms.append("\(quote(schema.primaryKey)) ASC")
         }
         return terms.joined(separator: ", ")
-    }
-
-    private func object(from row: Row, schema: SchemaDefinition) throws -> JSONObject {
-        var object = JSONObject(minimumCapacity: row.count)
-        for (column, dbValue) in row where column != Self.totalColumn && column != Self.distanceColumn {
-            if let value = try SQLiteValueMapping.jsonValue(dbValue, column: column, schema: schema) {
-                object[column] = value
-            }
-        }
-        return object
     }
 
     // MARK: - Writing
@@ -209,7 +200,8 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         }
         // RETURNING (SQLite ≥ 3.35) reports exactly the rows this statement removed.
         let columns = ([schema.primaryKey] + returning).map(quote).joined(separator: ", ")
-        return try Row.fetchAll(db, sql: sql + " RETURNING " + columns, arguments: arguments).map { try object(from: $0, schema: schema) }
+        let statement = try db.makeStatement(sql: sql + " RETURNING " + columns)
+        return try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema)
     }
 
     private func quote(_ identifier: String) -> String {

@@ -26,12 +26,12 @@ enum SQLiteValueMapping {
     }
 
     /// The JSON value of a column, or nil for SQL NULL.
-    static func jsonValue(_ dbValue: DatabaseValue, column: String, schema: SchemaDefinition) throws -> JSONValue? {
+    static func jsonValue(_ dbValue: DatabaseValue, type: FieldType?) throws -> JSONValue? {
         switch dbValue.storage {
         case .null:
             return nil
         case .int64(let integer):
-            switch schema.type(of: column) {
+            switch type {
             case .boolean: return .bool(integer != 0)
             case .float: return .float(Double(integer))
             default: return .integer(integer)
@@ -39,7 +39,7 @@ enum SQLiteValueMapping {
         case .double(let double):
             return .float(double)
         case .string(let text):
-            switch schema.type(of: column) {
+            switch type {
             case .array, .geopoint, .relation(_, toMany: true): return try JSONParser.parse(text)
             default: return .string(text)
             }

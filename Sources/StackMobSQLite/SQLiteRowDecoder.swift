@@ -1,0 +1,55 @@
+import GRDB
+import StackMobCore
+
+/// Reads the rows of one statement as objects of one schema.
+///
+/// Made once per statement run from its column names, so that which columns are fields, and of
+/// which type, is settled once rather than looked up by name for every column of every row;
+/// and the rows are read in place through a cursor rather than copied out first. An expanded
+/// page of 20 reads some 240 rows, and the lookups and copies were a tenth of its time
+/// (issue 19).
+struct SQLiteRowDecoder {
+    /// Per column: nil for a column that is not a field (a page's total, a distance), else the
+    /// field's type (nil inside for a system field).
+    private let columns: [(name: String, type: FieldType?)?]
+
+    /// - Parameter skipping: columns the statement selects besides the fields.
+    init(columnNames: some Collection<String>, schema: SchemaDefinition, skipping: Set<String> = []) {
+        columns = columnNames.map { name in
+            skipping.contains(name) ? nil : (name, schema.type(of: name))
+        }
+    }
+
+    func object(from row: Row) throws -> JSONObject {
+        var object = JSONObject(minimumCapacity: columns.count)
+        for (index, column) in columns.enumerated() {
+            guard let column else { continue }
+            let dbValue: DatabaseValue = row[index]
+            if let value = try SQLiteValueMapping.jsonValue(dbValue, type: column.type) {
+                object[column.name] = value
+            }
+        }
+        return object
+    }
+
+    /// Every row `statement` returns, as objects; `each` sees each row beside its object.
+    static func objects(
+        _ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: Set<String> = [],
+        each: (Row, inout JSONObject) throws -> Void = { _, _ in }
+    ) throws -> [JSONObject] {
+        var objects: [JSONObject] = []
+        var decoder: SQLiteRowDecoder?
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        while let row = try rows.next() {
+            // The columns are read once the statement has run: SQLite recompiles a cached
+            // statement whose table gained a column when it steps, and only then does
+            // `SELECT *` name the new column.
+            let rowDecoder = decoder ?? SQLiteRowDecoder(columnNames: row.columnNames, schema: schema, skipping: skipping)
+            decoder = rowDecoder
+            var object = try rowDecoder.object(from: row)
+            try each(row, &object)
+            objects.append(object)
+        }
+        return objects
+    }
+}
