@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite  // the system SQLite, as GRDB links it: column names straight from a statement
 import StackMobCore
 
 /// Reads the rows of one statement as objects of one schema.
@@ -14,17 +15,20 @@ struct SQLiteRowDecoder {
     private let columns: [(name: String, type: FieldType?)?]
 
     /// - Parameter skipping: columns the statement selects besides the fields.
-    init(columnNames: some Collection<String>, schema: SchemaDefinition, skipping: Set<String> = []) {
+    private init(columnNames: some Collection<String>, schema: SchemaDefinition, skipping: Set<String> = []) {
         columns = columnNames.map { name in
             skipping.contains(name) ? nil : (name, schema.type(of: name))
         }
     }
 
-    func object(from row: Row) throws -> JSONObject {
+    /// The object of the row `statement` stands on. Its values are read straight from SQLite:
+    /// GRDB's `row[index]` is generic, and unspecialised outside GRDB it looked up type
+    /// metadata for every value (5% of an expanded page).
+    private func object(atCurrentRowOf statement: SQLiteStatement) throws -> JSONObject {
         var object = JSONObject(minimumCapacity: columns.count)
         for (index, column) in columns.enumerated() {
             guard let column else { continue }
-            let dbValue: DatabaseValue = row[index]
+            let dbValue = DatabaseValue(sqliteStatement: statement, index: CInt(index))
             if let value = try SQLiteValueMapping.jsonValue(dbValue, type: column.type) {
                 object[column.name] = value
             }
@@ -41,15 +45,20 @@ struct SQLiteRowDecoder {
         var decoder: SQLiteRowDecoder?
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         while let row = try rows.next() {
-            // The columns are read once the statement has run: SQLite recompiles a cached
-            // statement whose table gained a column when it steps, and only then does
-            // `SELECT *` name the new column.
-            let rowDecoder = decoder ?? SQLiteRowDecoder(columnNames: row.columnNames, schema: schema, skipping: skipping)
+            // The columns are read from SQLite once the statement has run: SQLite recompiles a
+            // cached statement whose table gained a column when it steps, and only then does
+            // `SELECT *` name the new column. GRDB's `columnNames` keeps the names it read
+            // first, which a cursor reads before the first step.
+            let rowDecoder = decoder ?? SQLiteRowDecoder(columnNames: columnNames(of: statement.sqliteStatement), schema: schema, skipping: skipping)
             decoder = rowDecoder
-            var object = try rowDecoder.object(from: row)
+            var object = try rowDecoder.object(atCurrentRowOf: statement.sqliteStatement)
             try each(row, &object)
             objects.append(object)
         }
         return objects
+    }
+
+    private static func columnNames(of statement: SQLiteStatement) -> [String] {
+        (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
     }
 }

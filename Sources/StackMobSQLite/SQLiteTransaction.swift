@@ -16,9 +16,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
     func fetchObject(_ schema: SchemaDefinition, id: String) throws -> JSONObject? {
         let sql = "SELECT * FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) = ?"
         let statement = try db.cachedStatement(sql: sql)
-        return try Row.fetchOne(statement, arguments: [id]).map { row in
-            try SQLiteRowDecoder(columnNames: row.columnNames, schema: schema).object(from: row)
-        }
+        return try SQLiteRowDecoder.objects(statement, arguments: [id], schema: schema).first
     }
 
     func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) throws -> [JSONObject] {
