@@ -15,7 +15,7 @@ struct SQLiteRowDecoder {
     private let columns: [(name: String, type: FieldType?)?]
 
     /// - Parameter skipping: columns the statement selects besides the fields.
-    private init(columnNames: some Collection<String>, schema: SchemaDefinition, skipping: Set<String> = []) {
+    private init(columnNames: [String], schema: SchemaDefinition, skipping: Set<String> = []) {
         columns = columnNames.map { name in
             skipping.contains(name) ? nil : (name, schema.type(of: name))
         }

@@ -78,7 +78,7 @@ public enum JSONWriter {
     /// byte by byte through the strings' UTF-8 views: keys are short and nearly always differ
     /// in their first bytes, and the views read a small string in place, where `withUTF8` would
     /// copy it out first.
-    static func utf8Order(_ lhs: String, _ rhs: String) -> Bool {
+    private static func utf8Order(_ lhs: String, _ rhs: String) -> Bool {
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {
