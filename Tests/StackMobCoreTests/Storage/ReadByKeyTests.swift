@@ -3,31 +3,58 @@ import StackMobCore
 @testable import StackMobSQLite
 import Testing
 
-/// `readByKey` on SQLite: on the calling thread when a read connection is free, the usual hop
-/// when none is, and never waiting on the calling thread for one.
+/// `readByKey` on SQLite: on the calling thread, on one of the pool's inline connections when
+/// one is free, the usual hop when none is, and never waiting on the calling thread.
 @Suite("Reads by key")
 struct ReadByKeyTests {
-    @Test("a read by key runs at once when a connection is free, and waits its turn in the pool when every one is busy")
-    func inlineOnlyWhenFree() async throws {
+    @Test("a read by key never waits: it runs at once while GRDB's readers are all busy, and waits its turn in the pool when the inline connections are busy too")
+    func inlineNeverWaits() async throws {
         try await TemporaryDatabase.withEngine { engine, _ in
+            // Every reader of GRDB's pool held by a read whose body waits on the latch.
+            let pooled = Latch()
             let readers = engine.pool.database.configuration.maximumReaderCount
+            let held = (0..<readers).map { _ in
+                Task { try await engine.read { _ in pooled.arriveAndWait() } }
+            }
+            pooled.waitForArrivals(readers)
+            // The inline connections are not GRDB's: a read by key on the calling thread neither
+            // waits for the pool's readers nor is refused for want of one. Before they existed,
+            // it had to wait or hop, and on an event loop a wait could be for the loop itself.
             #expect(try engine.pool.readIfFree { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1)
 
-            // Every connection held by a read whose body waits on the latch.
-            let latch = Latch()
-            let held = (0..<readers).map { _ in
-                Task { try await engine.read { _ in latch.arriveAndWait() } }
+            // Every inline connection held too, by reads on other threads.
+            let inline = Latch()
+            for _ in 0..<engine.pool.inline.count {
+                DispatchQueue.global().async { _ = try? engine.pool.readIfFree { _ in inline.arriveAndWait() } }
             }
-            latch.waitForArrivals(readers)
-            #expect(try engine.pool.readIfFree { _ in 1 } == nil, "no connection is free: the read must not run, nor wait")
+            inline.waitForArrivals(engine.pool.inline.count)
+            #expect(try engine.pool.readIfFree { _ in 1 } == nil, "no inline connection is free: the read must not run, nor wait")
 
-            // readByKey falls back to the pool's queue, so it finishes once a connection is released.
+            // readByKey falls back to the pool's queue, so it finishes once a reader is released.
             let byKey = Task { try await engine.readByKey { _ in 42 } }
             try await Task.sleep(for: .milliseconds(200))
-            latch.open()
+            pooled.open()
             #expect(try await byKey.value == 42)
             for read in held { try await read.value }
-            #expect(try engine.pool.readIfFree { _ in 2 } == 2, "every connection is counted as free again")
+            inline.open()
+            // The holders hand their connections back as they finish: wait for the first one.
+            var again: Int?
+            for _ in 0..<200 where again == nil {
+                again = try engine.pool.readIfFree { _ in 2 }
+                if again == nil { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            #expect(again == 2, "an inline connection is free again")
+        }
+    }
+
+    @Test("the inline connections are read-only")
+    func inlineReadOnly() async throws {
+        try await TemporaryDatabase.withEngine { engine, _ in
+            try await engine.pool.write { db in try db.execute(sql: "CREATE TABLE counted(x)") }
+            #expect(throws: (any Error).self) {
+                try engine.pool.readIfFree { db in try db.execute(sql: "INSERT INTO counted VALUES (1)") }
+            }
+            #expect(try engine.pool.readIfFree { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") } == 0)
         }
     }
 
@@ -52,7 +79,7 @@ struct ReadByKeyTests {
 
             struct Failed: Error {}
             #expect(throws: Failed.self) { try engine.pool.readIfFree { _ -> Int in throw Failed() } }
-            // GRDB hands out the first free connection, the failed read's: it was left with no
+            // The first free inline connection is taken, the failed read's: it was left with no
             // transaction open, or this read's BEGIN would fail.
             for _ in 0..<3 {
                 #expect(try engine.pool.readIfFree { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") } == 2)
@@ -62,8 +89,8 @@ struct ReadByKeyTests {
     }
 }
 
-/// Holds read bodies until `open`: they block the GRDB reader threads they run on, never a
-/// thread of Swift's cooperative pool.
+/// Holds read bodies until `open`: they block the GRDB reader threads or the dispatch threads
+/// they run on, never a thread of Swift's cooperative pool.
 private final class Latch: @unchecked Sendable {
     private let condition = NSCondition()
     private var arrived = 0
