@@ -19,7 +19,7 @@ public struct OperatorStore: Sendable {
     public func add(name: String, password: String) async throws {
         guard Self.isValidName(name) else { throw AdminError.badInput(key: "name", "must be lower-case letters, digits and underscores") }
         guard password.count >= 8 else { throw AdminError.badInput(key: "password", "must be at least 8 characters long") }
-        let hash = hasher.hash(password)
+        let hash = await hasher.hash(password)
         let audit = AuditRecord(at: clock.nowMilliseconds(), operatorName: name, action: "operator.add", detail: ["name": .string(name)])
         try await storage.insertOperator(name: name, passwordHash: hash, audit: audit)
     }
@@ -32,10 +32,10 @@ public struct OperatorStore: Sendable {
     public func signIn(name: String, password: String) async throws -> OperatorSession? {
         guard let stored = try await storage.passwordHash(ofOperator: name) else {
             // As slow as a wrong password, so the answer's timing does not tell which names exist.
-            _ = hasher.hash(password)
+            _ = await hasher.hash(password)
             return nil
         }
-        guard hasher.verify(password, against: stored) else { return nil }
+        guard await hasher.verify(password, against: stored) else { return nil }
         let token = SessionSecrets.generateToken() + SessionSecrets.generateToken()
         let csrf = SessionSecrets.generateToken()
         let now = clock.nowMilliseconds()

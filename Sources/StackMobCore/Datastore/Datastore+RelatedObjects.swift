@@ -12,7 +12,7 @@ extension Datastore {
         guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
         try refuseSystemField(field, in: name)
         let target = try Self.relatedSchemaName(field: field, in: registry.definition(named: name))
-        let prepared = preparedElements(elements, for: target)
+        let prepared = await preparedElements(elements, for: target)
         let now = clock.nowMilliseconds()
         return try await storage.write { writer in
             let graph = RelationGraphWriter(datastore: self, writer: writer, caller: caller, now: now)

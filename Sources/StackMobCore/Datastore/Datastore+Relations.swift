@@ -5,7 +5,7 @@ extension Datastore {
     public func upsertGraph(_ body: JSONObject, in schemaName: String, relations: RelationMap, caller: Caller) async throws -> WriteResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         _ = try existingSchema(name)
-        let body = hashingNestedPasswords(in: body, schema: name, relations: relations)
+        let body = await hashingNestedPasswords(in: body, schema: name, relations: relations)
         let id = try primaryKeyValue(in: body, schema: name)
         let now = clock.nowMilliseconds()
         let (result, schema) = try await storage.write { writer in
@@ -71,18 +71,23 @@ extension Datastore {
 
     /// Hashes passwords of nested user objects before the transaction: hashing is slow on purpose
     /// and must not hold the single writer.
-    private func hashingNestedPasswords(in body: JSONObject, schema name: String, relations: RelationMap) -> JSONObject {
-        var hashed = hashingPasswords(in: body, schema: name)
+    private func hashingNestedPasswords(in body: JSONObject, schema name: String, relations: RelationMap) async -> JSONObject {
+        var hashed = await hashingPasswords(in: body, schema: name)
         for (field, entry) in relations.entries {
             let target = registry.definition(named: name)?.type(of: field)?.relationTarget ?? entry.target
             switch hashed[field] {
             case .object(let related)?:
-                hashed[field] = .object(hashingNestedPasswords(in: related, schema: target, relations: entry.children))
+                hashed[field] = .object(await hashingNestedPasswords(in: related, schema: target, relations: entry.children))
             case .array(let elements)?:
-                hashed[field] = .array(elements.map { element in
-                    guard case .object(let related) = element else { return element }
-                    return .object(hashingNestedPasswords(in: related, schema: target, relations: entry.children))
-                })
+                var nested: [JSONValue] = []
+                for element in elements {
+                    guard case .object(let related) = element else {
+                        nested.append(element)
+                        continue
+                    }
+                    nested.append(.object(await hashingNestedPasswords(in: related, schema: target, relations: entry.children)))
+                }
+                hashed[field] = .array(nested)
             default:
                 break
             }

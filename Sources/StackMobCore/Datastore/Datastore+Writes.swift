@@ -39,7 +39,7 @@ extension Datastore {
     public func create(_ body: JSONObject, in schemaName: String, caller: Caller, upsert: Bool = false) async throws -> WriteResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         _ = try existingSchema(name)
-        let body = hashingPasswords(in: body, schema: name)
+        let body = await hashingPasswords(in: body, schema: name)
         let id = try primaryKeyValue(in: body, schema: name)
         let now = clock.nowMilliseconds()
         let (result, schema) = try await storage.write { writer in
@@ -61,7 +61,7 @@ extension Datastore {
     public func createMany(_ elements: [JSONValue], in schemaName: String, caller: Caller) async throws -> BulkResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         _ = try existingSchema(name)
-        let prepared = preparedElements(elements, for: name)
+        let prepared = await preparedElements(elements, for: name)
         let now = clock.nowMilliseconds()
         return try await storage.write { writer in
             var schema = self.registry.definition(named: name)
@@ -81,7 +81,7 @@ extension Datastore {
         }
         try await authorizeVerb(.update, on: name, caller: caller)
         guard try committedSchema(name) != nil else { throw DatastoreError.objectNotFound }
-        let body = hashingPasswords(in: body, schema: name)
+        let body = await hashingPasswords(in: body, schema: name)
         let now = clock.nowMilliseconds()
         let (object, schema) = try await storage.write { writer in
             guard let schema = self.registry.definition(named: name) else { throw DatastoreError.objectNotFound }
@@ -152,15 +152,22 @@ extension Datastore {
     /// The elements of a bulk body, each with its id and its body ready to write (passwords
     /// hashed); a nil body marks an element that cannot be created: listed in `failed`, with a
     /// generated id when it had none (D4).
-    func preparedElements(_ elements: [JSONValue], for schema: String) -> [(id: String, body: JSONObject?)] {
-        elements.map { element in
-            guard let object = element.objectValue else { return (ObjectID.generate(), nil) }
-            let body = hashingPasswords(in: object, schema: schema)
-            guard let id = try? primaryKeyValue(in: body, schema: schema) else {
-                return (object[primaryKeyName(for: schema)]?.stringValue ?? ObjectID.generate(), nil)
+    func preparedElements(_ elements: [JSONValue], for schema: String) async -> [(id: String, body: JSONObject?)] {
+        var prepared: [(id: String, body: JSONObject?)] = []
+        prepared.reserveCapacity(elements.count)
+        for element in elements {
+            guard let object = element.objectValue else {
+                prepared.append((ObjectID.generate(), nil))
+                continue
             }
-            return (id, body)
+            let body = await hashingPasswords(in: object, schema: schema)
+            guard let id = try? primaryKeyValue(in: body, schema: schema) else {
+                prepared.append((object[primaryKeyName(for: schema)]?.stringValue ?? ObjectID.generate(), nil))
+                continue
+            }
+            prepared.append((id, body))
         }
+        return prepared
     }
 
     func primaryKeyName(for schemaName: String) -> String {
@@ -184,10 +191,10 @@ extension Datastore {
 
     /// Replaces a plaintext password with its hash. Done before the write transaction: hashing is
     /// deliberately slow and must not hold the database's single writer.
-    func hashingPasswords(in body: JSONObject, schema name: String) -> JSONObject {
+    func hashingPasswords(in body: JSONObject, schema name: String) async -> JSONObject {
         guard let userSchema = userSchemas[name], case .string(let password)? = body[userSchema.passwordField] else { return body }
         var hashed = body
-        hashed[userSchema.passwordField] = .string(passwordHasher.hash(password))
+        hashed[userSchema.passwordField] = .string(await passwordHasher.hash(password))
         return hashed
     }
 }

@@ -15,7 +15,7 @@ extension Datastore {
         var batches: [(schema: String, objects: [(id: String, body: JSONObject)])] = []
         if !fixture.users.isEmpty {
             guard let userSchema else { throw DatastoreError.unknownSchema("user") }
-            batches.append((userSchema, try fixture.users.map { try prepared($0, schema: userSchema) }))
+            batches.append((userSchema, try await prepared(fixture.users, schema: userSchema)))
         }
         if !fixture.roles.isEmpty {
             let roles = fixture.roles.sorted { $0.key < $1.key }.map { role, members in
@@ -25,7 +25,7 @@ extension Datastore {
         }
         for (schema, objects) in fixture.objects {
             let name = try Identifier.schemaName(fromRequest: schema)
-            batches.append((name, try objects.map { try prepared($0, schema: name) }))
+            batches.append((name, try await prepared(objects, schema: name)))
         }
         let now = clock.nowMilliseconds()
         let registry = self.registry
@@ -52,8 +52,12 @@ extension Datastore {
         return userSchemas["user"] != nil ? "user" : userSchemas.keys.sorted().first
     }
 
-    private func prepared(_ object: JSONObject, schema: String) throws -> (id: String, body: JSONObject) {
-        let body = hashingPasswords(in: object, schema: schema)
-        return (try primaryKeyValue(in: body, schema: schema), body)
+    private func prepared(_ objects: [JSONObject], schema: String) async throws -> [(id: String, body: JSONObject)] {
+        var prepared: [(id: String, body: JSONObject)] = []
+        for object in objects {
+            let body = await hashingPasswords(in: object, schema: schema)
+            prepared.append((try primaryKeyValue(in: body, schema: schema), body))
+        }
+        return prepared
     }
 }

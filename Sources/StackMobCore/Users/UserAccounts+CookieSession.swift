@@ -4,7 +4,7 @@ extension UserAccounts {
     /// hash. Any failure is `invalidCookieLogin`, whose text contains `Invalid`.
     public func cookieLogin(_ schema: UserSchema, login: String, password: String) async throws -> (user: JSONObject, cookie: String) {
         guard let stored = try await storedUser(schema, id: login),
-            datastore.passwordHasher.verify(password, against: stored[schema.passwordField]?.stringValue ?? "")
+            await datastore.passwordHasher.verify(password, against: stored[schema.passwordField]?.stringValue ?? "")
         else {
             throw UserAccountError.invalidCookieLogin
         }

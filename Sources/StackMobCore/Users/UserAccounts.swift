@@ -45,13 +45,13 @@ public struct UserAccounts: Sendable {
     public func login(_ schema: UserSchema, login: String, password: String, newPassword: String?) async throws -> TokenGrant {
         guard let stored = try await storedUser(schema, id: login) else {
             // Spend the same time as for a real user, so timing does not reveal which logins exist.
-            _ = datastore.passwordHasher.verify(
+            _ = await datastore.passwordHasher.verify(
                 password, against: "pbkdf2-sha256$\(datastore.passwordHasher.rounds)$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
             throw UserAccountError.accessDenied
         }
         let hash = stored[schema.passwordField]?.stringValue ?? ""
         let newPassword = newPassword.flatMap { $0.isEmpty ? nil : $0 }
-        if !datastore.passwordHasher.verify(password, against: hash) {
+        if await !datastore.passwordHasher.verify(password, against: hash) {
             guard try await isValidTemporaryPassword(password, schema: schema, userID: login) else { throw UserAccountError.accessDenied }
             guard newPassword != nil else { throw UserAccountError.temporaryPasswordResetRequired }
         }
@@ -135,7 +135,7 @@ public struct UserAccounts: Sendable {
         guard let (userSchema, id) = caller.sessionUser, userSchema == schema.name else { throw UserAccountError.notLoggedIn }
         guard !new.isEmpty else { throw UserAccountError.invalidNewPassword }
         let hash = try await storedUser(schema, id: id)?[schema.passwordField]?.stringValue ?? ""
-        guard datastore.passwordHasher.verify(old, against: hash) else { throw UserAccountError.wrongOldPassword }
+        guard await datastore.passwordHasher.verify(old, against: hash) else { throw UserAccountError.wrongOldPassword }
         try await changePassword(schema, userID: id, to: new, keeping: current)
     }
 
@@ -169,7 +169,7 @@ public struct UserAccounts: Sendable {
         guard let temporary = try await store.temporaryPassword(userSchema: schema.name, userID: userID),
             temporary.expiresAt > clock.nowMilliseconds()
         else { return false }
-        return datastore.passwordHasher.verify(password, against: temporary.hash)
+        return await datastore.passwordHasher.verify(password, against: temporary.hash)
     }
 
     func issue(_ schema: UserSchema, userID: String) async throws -> TokenGrant {
