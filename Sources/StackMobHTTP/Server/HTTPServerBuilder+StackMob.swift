@@ -12,10 +12,12 @@ extension HTTPServerBuilder {
             headTimeout: .seconds(Int64(configuration.headerTimeoutSeconds)), bodyTimeout: .seconds(Int64(configuration.bodyTimeoutSeconds)))
         // One count per listener, shared by its connections.
         let connections = ConnectionCounter(limit: configuration.maxConnections, logger: logger)
-        return .http1(
-            configuration: .init(
-                // An autoclosure: every connection gets its own handler.
-                additionalChannelHandlers: [ConnectionGuardHandler(limits: limits, connections: connections)],
-                idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds))))
+        let http1 = HTTP1Channel.Configuration(
+            // An autoclosure: every connection gets its own handler.
+            additionalChannelHandlers: [ConnectionGuardHandler(limits: limits, connections: connections)],
+            idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))
+        return HTTPServerBuilder { responder in
+            EventLoopBoundChannel(base: HTTP1Channel(responder: responder, configuration: http1))
+        }
     }
 }

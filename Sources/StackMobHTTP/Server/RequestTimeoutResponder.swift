@@ -32,7 +32,11 @@ struct RequestTimeoutResponder<Next: HTTPResponder>: HTTPResponder where Next.Co
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let next = self.next
-        let work = Task { try await next.respond(to: request, context: context) }
+        // On the connection's event loop, as the connection's own task (`EventLoopBoundChannel`):
+        // an unstructured task does not inherit its parent's executor preference.
+        let work = Task(executorPreference: EventLoopTaskExecutor(context.eventLoop)) {
+            try await next.respond(to: request, context: context)
+        }
         let race = DeadlineRace()
         let deadline = deadlines.add(deadline: .now() + .seconds(Int64(seconds)), on: context.eventLoop) {
             if race.expire() { work.cancel() }
