@@ -60,15 +60,20 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
         }
     }
 
+    /// The wait for GRDB's queues happens in a task of Swift's shared pool, rather than on the
+    /// executor the caller prefers (an HTTP connection's event loop). Waiting on the loop made a
+    /// page of 20 and an expansion 4–6% slower in a bench run. Writes are the other way round:
+    /// waiting on the shared pool made creates and updates 14–24% slower (issue 19). Reads by
+    /// key stay on the calling thread (`readByKey`).
     public func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
-        try await Self.offTheLoop { try await self.pool.read(self.transaction(work)) }
+        try await withTaskExecutorPreference(globalConcurrentExecutor) { try await self.pool.read(self.transaction(work)) }
     }
 
     /// On the calling thread when one of the pool's inline connections is free
-    /// (`SQLitePool.readByKey`, which never waits for one): the
-    /// asynchronous `read` hops to a dispatch queue to wait for a connection, back, to the
-    /// connection's queue, and back again, and on a read by key those four thread switches cost
-    /// more than the read. The body runs in the same kind of snapshot (a deferred transaction).
+    /// (`SQLitePool.readByKey`, which never waits for one): the asynchronous `read` hops to a
+    /// dispatch queue to wait for a connection, back, to the connection's queue, and back again,
+    /// and on a read by key those four thread switches cost more than the read. The body runs in
+    /// the same kind of snapshot (a deferred transaction).
     public func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
         try await pool.readByKey(transaction(work))
     }
@@ -81,19 +86,8 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
         }
     }
 
+    /// Waits for the writer on the caller's executor (see `read`).
     public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {
-        try await Self.offTheLoop { try await self.writeOnWriter(work) }
-    }
-
-    /// A wait for GRDB's queues in a task of Swift's shared pool, rather than on the executor the
-    /// caller prefers (an HTTP connection's event loop): resuming a task on an event loop from
-    /// GRDB's threads wakes the loop through its own queue, which cost a page of 20 about 10% more
-    /// CPU than resuming it on the shared pool (issue 19). Reads by key stay on the calling thread.
-    private static func offTheLoop<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        try await withTaskExecutorPreference(globalConcurrentExecutor, operation: body)
-    }
-
-    private func writeOnWriter<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {
         try await pool.write { db in
             let transaction = SQLiteTransaction(db: db, registry: self.registry, indexes: self.indexes)
             return try ConnectionExecutor.run { try await work(transaction) }
