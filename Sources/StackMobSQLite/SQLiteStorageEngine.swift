@@ -60,13 +60,8 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
         }
     }
 
-    /// The wait for GRDB's queues happens in a task of Swift's shared pool, rather than on the
-    /// executor the caller prefers (an HTTP connection's event loop). Waiting on the loop made a
-    /// page of 20 and an expansion 4–6% slower in a bench run. Writes are the other way round:
-    /// waiting on the shared pool made creates and updates 14–24% slower (issue 19). Reads by
-    /// key stay on the calling thread (`readByKey`).
     public func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
-        try await withTaskExecutorPreference(globalConcurrentExecutor) { try await self.pool.read(self.transaction(work)) }
+        try await pool.read(transaction(work))
     }
 
     /// On the calling thread when one of the pool's inline connections is free
@@ -86,7 +81,7 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
         }
     }
 
-    /// Waits for the writer on the caller's executor (see `read`).
+    /// Waits for the writer on the caller's executor (see `SQLitePool.read`).
     public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {
         try await pool.write { db in
             let transaction = SQLiteTransaction(db: db, registry: self.registry, indexes: self.indexes)
