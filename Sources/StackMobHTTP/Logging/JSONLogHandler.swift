@@ -29,11 +29,24 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
             line[key] = .string("\(value)")
         }
+        write(&line, level: event.level, message: event.message.description)
+    }
+
+    private func write(_ line: inout JSONObject, level: Logger.Level, message: String) {
         line["ts"] = .string(timestamps.current())
-        line["level"] = .string(event.level.rawValue)
+        line["level"] = .string(level.rawValue)
         line["label"] = .string(label)
-        line["message"] = .string(event.message.description)
+        line["message"] = .string(message)
         // Whole lines: lines from concurrent tasks never interleave.
-        output.write(JSONWriter.bytes(.object(line)) + [UInt8(ascii: "\n")], immediately: event.level >= .notice)
+        output.write(JSONWriter.bytes(.object(line)) + [UInt8(ascii: "\n")], immediately: level >= .notice)
+    }
+}
+
+extension JSONLogHandler: RequestLineLogging {
+    func logRequest(_ line: RequestLogLine) {
+        var object: JSONObject = [:]
+        for (key, value) in metadata { object[key] = .string("\(value)") }
+        for (key, value) in line.pairs { object[key] = .string(value) }
+        write(&object, level: .info, message: RequestLogLine.message.description)
     }
 }

@@ -36,17 +36,19 @@ public struct TextLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let pretty = Self.prettify(metadata, event.metadata ?? [:])
-        let message = event.message.description
+        write(level: event.level, pretty: Self.prettify(metadata, event.metadata ?? [:]), source: event.source, message: event.message.description)
+    }
+
+    private func write(level: Logger.Level, pretty: String, source: String, message: String) {
         var line = timestamps.current()
         // One allocation for the whole line, where growing it took several.
         line.reserveCapacity(line.utf8.count + label.utf8.count + pretty.utf8.count + message.utf8.count + 48)
-        line += " \(event.level)"
+        line += " \(level)"
         if !label.isEmpty { line += " \(label)" }
         line += ":"
         if !pretty.isEmpty { line += " \(pretty)" }
-        line += " [\(event.source)] \(message)\n"
-        output.write(line, immediately: event.level >= .notice)
+        line += " [\(source)] \(message)\n"
+        output.write(line, immediately: level >= .notice)
     }
 
     /// `key=value` pairs sorted by key and separated by spaces, as `StreamLogHandler` prints them;
@@ -54,20 +56,52 @@ public struct TextLogHandler: LogHandler {
     /// logger's). Built in one string, without the merged dictionary and the intermediate array
     /// of strings `StreamLogHandler` makes for each line.
     static func prettify(_ base: Logger.Metadata, _ explicit: Logger.Metadata) -> String {
-        var pairs: [(key: String, value: Logger.MetadataValue)] = []
+        var pairs: [(key: String, value: String)] = []
         pairs.reserveCapacity(base.count + explicit.count)
-        for pair in base where explicit[pair.key] == nil { pairs.append(pair) }
-        for pair in explicit { pairs.append(pair) }
-        pairs.sort { $0.key < $1.key }
+        for (key, value) in base where explicit[key] == nil { pairs.append((key, value.description)) }
+        for (key, value) in explicit { pairs.append((key, value.description)) }
+        return prettify(&pairs)
+    }
+
+    /// `pairs`, whose keys are unique, sorted by key and joined.
+    static func prettify(_ pairs: inout [(key: String, value: String)]) -> String {
+        // Byte order is `String`'s order for the ASCII keys metadata has, without its Unicode
+        // comparison; a line has a handful of pairs, for which an insertion sort is the fastest.
+        guard pairs.count <= 16 else {
+            pairs.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            return joined(pairs)
+        }
+        for index in pairs.indices.dropFirst() {
+            var slot = index
+            while slot > 0 && pairs[slot].key.utf8.lexicographicallyPrecedes(pairs[slot - 1].key.utf8) {
+                pairs.swapAt(slot, slot - 1)
+                slot -= 1
+            }
+        }
+        return joined(pairs)
+    }
+
+    private static func joined(_ pairs: [(key: String, value: String)]) -> String {
         var text = ""
-        text.reserveCapacity(pairs.count * 32)
+        text.reserveCapacity(pairs.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 })
         for (index, pair) in pairs.enumerated() {
             if index > 0 { text += " " }
             text += pair.key
             text += "="
-            text += pair.value.description
+            text += pair.value
         }
         return text
+    }
+}
+
+extension TextLogHandler: RequestLineLogging {
+    func logRequest(_ line: RequestLogLine) {
+        let own = line.pairs
+        var pairs: [(key: String, value: String)] = []
+        pairs.reserveCapacity(metadata.count + own.count)
+        for (key, value) in metadata where !own.contains(where: { $0.key == key }) { pairs.append((key, value.description)) }
+        pairs.append(contentsOf: own)
+        write(level: .info, pretty: Self.prettify(&pairs), source: RequestLogLine.source, message: RequestLogLine.message.description)
     }
 }
 

@@ -8,15 +8,10 @@ struct RequestLogMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        let elapsed = ContinuousClock.now - start
-        context.logger.info(
-            "Request",
-            metadata: [
-                "sm.method": "\(request.method.rawValue)",
-                "sm.path": "\(PushTokenPath.redacted(request.uri.path))",
-                "sm.status": "\(response.status.code)",
-                "sm.duration_ms": "\(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)",
-            ])
+        context.logger.logRequest(
+            RequestLogLine(
+                method: request.method.rawValue, path: PushTokenPath.redacted(request.uri.path), status: Int(response.status.code),
+                duration: ContinuousClock.now - start))
         return response
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 @testable import StackMobHTTP
 import StackMobCore
 import StackMobTestSupport
@@ -57,5 +58,76 @@ struct LogFormatTests {
         let pretty = TextLogHandler.prettify(["sm.b": "logger", "hb.request.id": "7"], ["sm.b": "line", "sm.a": "x y"])
         #expect(pretty == "hb.request.id=7 sm.a=x y sm.b=line")
         #expect(TextLogHandler.prettify([:], [:]) == "")
+        // Past 16 pairs the handler sorts them another way: the same order.
+        let many = Dictionary(uniqueKeysWithValues: (0..<20).map { ("k\(String($0, radix: 2))", Logger.MetadataValue.string("\($0)")) })
+        let sortedKeys = many.keys.sorted()
+        #expect(TextLogHandler.prettify(many, [:]) == sortedKeys.map { "\($0)=\(many[$0]!)" }.joined(separator: " "))
+    }
+
+    @Test("the request line each handler writes itself is, byte for byte, the line swift-log's path writes")
+    func requestLineFastPath() async throws {
+        let line = RequestLogLine(method: "GET", path: "/memo/1", status: 200, duration: .microseconds(1_234))
+        let handlers: [(String, (LogOutput) -> any RequestLineLogging)] = [
+            ("text", { TextLogHandler(label: "stackmob", timestamps: .local(), output: $0) }),
+            ("json", { JSONLogHandler(label: "stackmob", timestamps: .utc(), output: $0) }),
+        ]
+        for (format, make) in handlers {
+            let lines = try await Self.captured { output in
+                var logger = Logger(label: "stackmob") { _ in make(output) }
+                logger[metadataKey: "hb.request.id"] = .stringConvertible(42)
+                // A logger key the line also has: the line's value wins on both paths.
+                logger[metadataKey: "sm.status"] = "logger's"
+                logger.log(level: .info, RequestLogLine.message, metadata: line.metadata, source: RequestLogLine.source)
+                logger.logRequest(line)
+                logger.logLevel = .notice
+                logger.logRequest(line)
+            }
+            #expect(lines.count == 2, "\(format): \(lines)")
+            let timestamp = /("ts":"[^"]*"|^\S+)/
+            #expect(lines.first?.replacing(timestamp, with: "") == lines.last?.replacing(timestamp, with: ""), "\(format): \(lines)")
+            #expect(lines.first?.contains("sm.status") == true && lines.first?.contains("logger's") == false, "\(format): \(lines)")
+        }
+    }
+
+    @Test("a handler without its own request line gets the line through log(event:), from StackMobHTTP")
+    func requestLineFallback() {
+        let events = RecordedEvents()
+        let logger = Logger(label: "stackmob") { _ in RecordingHandler(events: events) }
+        logger.logRequest(RequestLogLine(method: "HEAD", path: "/", status: 200, duration: .zero))
+        let recorded = events.all.withLock { $0 }
+        #expect(recorded.count == 1)
+        #expect(recorded.first?.source == "StackMobHTTP")
+        #expect(recorded.first?.metadata == ["sm.duration_ms": "0.0", "sm.method": "HEAD", "sm.path": "/", "sm.status": "200"])
+    }
+
+    /// The lines `body` logs through a `LogOutput` on a pipe.
+    private static func captured(_ body: (LogOutput) -> Void) async throws -> [String] {
+        let pipe = Pipe()
+        let output = LogOutput(descriptor: pipe.fileHandleForWriting.fileDescriptor)
+        body(output)
+        output.flush()
+        try pipe.fileHandleForWriting.close()
+        let data = try pipe.fileHandleForReading.readToEnd() ?? Data()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}
+
+private final class RecordedEvents: Sendable {
+    let all = Mutex<[(metadata: Logger.Metadata, source: String)]>([])
+}
+
+/// Records each event's metadata and source: a handler that is not `RequestLineLogging`.
+private struct RecordingHandler: LogHandler {
+    let events: RecordedEvents
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        events.all.withLock { $0.append((event.metadata ?? [:], event.source)) }
     }
 }

@@ -1,0 +1,52 @@
+import Logging
+
+/// The line `RequestLogMiddleware` logs for every request: method, path, status and duration.
+///
+/// Its own type so that the handlers can write it without swift-log's metadata dictionary
+/// (`RequestLineLogging`): on the trivial route, building that dictionary and merging it with
+/// the logger's was a tenth of the server's CPU per request (issue 19).
+struct RequestLogLine: Sendable {
+    static let message: Logger.Message = "Request"
+    /// The module `Logger.info` would name for a line logged from `RequestLogMiddleware`.
+    static let source = "StackMobHTTP"
+
+    let method: String
+    let path: String
+    let status: Int
+    let duration: Duration
+
+    /// The line's metadata, sorted by key.
+    var pairs: [(key: String, value: String)] {
+        [("sm.duration_ms", "\(milliseconds)"), ("sm.method", method), ("sm.path", path), ("sm.status", "\(status)")]
+    }
+
+    /// The same pairs, for a handler that only takes swift-log's `log(event:)`.
+    var metadata: Logger.Metadata {
+        var metadata: Logger.Metadata = [:]
+        for (key, value) in pairs { metadata[key] = .string(value) }
+        return metadata
+    }
+
+    private var milliseconds: Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}
+
+/// A log handler that writes a `RequestLogLine` itself: the same bytes as `log(event:)` with the
+/// line's metadata, level `info`, source `StackMobHTTP`, without building the event.
+protocol RequestLineLogging: LogHandler {
+    func logRequest(_ line: RequestLogLine)
+}
+
+extension Logger {
+    /// Logs `line` at `info`, through the handler's own `logRequest` when it has one and nothing
+    /// (a metadata provider) would add to the line.
+    func logRequest(_ line: RequestLogLine) {
+        guard logLevel <= .info else { return }
+        if metadataProvider == nil, let handler = handler as? any RequestLineLogging {
+            handler.logRequest(line)
+        } else {
+            info(RequestLogLine.message, metadata: line.metadata)
+        }
+    }
+}
