@@ -206,14 +206,15 @@ def main(argv=None):
             os.makedirs(side_dir)
             log(f"starting and seeding {side.describe()}")
             side.start(side_dir, datasets)
-            idle[spec.label] = side.resident_kib()
+            idle[spec.label] = (side.resident_kib(), side.resident_kib("RssAnon"))
         results, labels, peaks = measure(args, sides, args.chosen, work_dir)
         print()
         print("\n".join(report.table(args.chosen, sides, results, labels)))
         print()
         for side in sides:
             print(f"- {side.describe()}; seeded: {', '.join(side.seeded) or 'nothing'}; "
-                  f"RSS idle {idle[side.label] / 1024:.0f} MiB, peak under load {peaks[side.label] / 1024:.0f} MiB")
+                  f"RSS idle {idle[side.label][0] / 1024:.0f} MiB ({idle[side.label][1] / 1024:.0f} MiB anonymous, the rest "
+                  f"mapped code and libraries), peak under load {peaks[side.label] / 1024:.0f} MiB")
         print(f"- wrk -t{args.threads} -c{args.connections} -d{args.duration}s, {args.rounds} round(s) per side "
               f"alternated, medians; {os.cpu_count()} cores; {time.strftime('%Y-%m-%d %H:%M')}")
         failed = False

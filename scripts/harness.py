@@ -88,18 +88,20 @@ class Server:
                 self.process.wait()
         return self.process.returncode if self.process else None
 
-    def resident_kib(self):
-        return resident_kib(self.pid)
+    def resident_kib(self, field="VmRSS"):
+        return resident_kib(self.pid, field)
 
     def open_descriptors(self):
         return len(os.listdir(f"/proc/{self.pid}/fd"))
 
 
-def resident_kib(pid):
-    """A process's resident memory (VmRSS), KiB."""
+def resident_kib(pid, field="VmRSS"):
+    """A process's resident memory, KiB: all of it (`VmRSS`), or the part `RssAnon` (heap and
+    stacks, which only the process uses) or `RssFile` (mapped files: its code and libraries,
+    clean pages the kernel can drop and read again) of /proc/PID/status."""
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1])
     return 0
 

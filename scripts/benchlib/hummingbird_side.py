@@ -45,8 +45,8 @@ class HummingbirdSide:
     def describe(self):
         return f"{self.label}: bare Hummingbird ({self.binary}), HEAD / only"
 
-    def resident_kib(self):
-        return resident_kib(self.process.pid)
+    def resident_kib(self, field="VmRSS"):
+        return resident_kib(self.process.pid, field)
 
     def start(self, work_dir, datasets):
         self.log = open(os.path.join(work_dir, "hummingbird.log"), "w")

@@ -56,8 +56,8 @@ class PocketBaseSide:
         version = subprocess.run([self.binary, "--version"], capture_output=True, text=True).stdout.strip()
         return f"{self.label}: {version} ({self.binary}), request logs off"
 
-    def resident_kib(self):
-        return resident_kib(self.process.pid)
+    def resident_kib(self, field="VmRSS"):
+        return resident_kib(self.process.pid, field)
 
     def start(self, work_dir, datasets):
         data = os.path.join(work_dir, "pb_data")

@@ -106,8 +106,8 @@ class StackMobSide:
         where = "direct" if self.instances is None else f"{self.instances} behind HAProxy"
         return f"{self.label}: stackmob-server {self.binary} on {self.engine}, {where}"
 
-    def resident_kib(self):
-        return sum(server.resident_kib() for server in self.servers)
+    def resident_kib(self, field="VmRSS"):
+        return sum(server.resident_kib(field) for server in self.servers)
 
     @property
     def url(self):

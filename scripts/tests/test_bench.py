@@ -5,6 +5,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import bench  # noqa: E402
+import harness  # noqa: E402
 from benchlib import haproxy, report, scenarios, wrk  # noqa: E402
 
 WRK_OUTPUT = """Running 10s test @ http://127.0.0.1:1/
@@ -115,6 +116,18 @@ class HAProxyTests(unittest.TestCase):
         self.assertIn("bind 127.0.0.1:8000", text)
         self.assertEqual(text.count("server instance"), 3)
         self.assertIn("server instance2 127.0.0.1:9003 check", text)
+
+
+
+class ResidentMemoryTests(unittest.TestCase):
+    def test_parts_of_resident_memory(self):
+        pid = os.getpid()
+        total, anonymous, files = (harness.resident_kib(pid, field) for field in ("VmRSS", "RssAnon", "RssFile"))
+        self.assertGreater(anonymous, 0)
+        self.assertGreater(files, 0)
+        # The parts are read a moment apart from the total: allow a few pages of drift.
+        self.assertLessEqual(abs(total - (anonymous + files)), total // 10 + 64)
+        self.assertEqual(harness.resident_kib(pid, "NoSuchField"), 0)
 
 
 if __name__ == "__main__":
