@@ -118,7 +118,6 @@ class HAProxyTests(unittest.TestCase):
         self.assertIn("server instance2 127.0.0.1:9003 check", text)
 
 
-
 class ResidentMemoryTests(unittest.TestCase):
     def test_parts_of_resident_memory(self):
         pid = os.getpid()
