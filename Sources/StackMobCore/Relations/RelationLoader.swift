@@ -21,61 +21,53 @@ struct RelationLoader: Sendable {
     func expand(_ objects: [JSONObject], schema: SchemaDefinition, depth: Int, reader: any StorageReader) async throws -> [JSONObject] {
         let depth = min(depth, Self.maxDepth)
         guard depth > 0, !objects.isEmpty else { return objects }
-        // Loaded (and admitted) objects by schema and id; ids already asked for, found or not.
-        var loaded: [String: [String: JSONObject]] = [:]
-        var requested: [String: Set<String>] = [:]
-        var frontier: [(SchemaDefinition, JSONObject)] = objects.map { (schema, $0) }
-        var rowsByTarget: [String: RowFilter?] = [:]
-        // Each target's definition, read from the registry once per expansion: assembling asks
-        // for it once per related object, and the registry's lock, taken hundreds of times per
-        // request by every thread, was contended (issue 19).
-        var definitions: [String: SchemaDefinition] = [:]
+        var targets = ExpansionTargets(registry: registry)
+        let topRelations = targets.relations(of: schema)
+        var frontier: [(relations: [Relation], object: JSONObject)] = objects.map { (topRelations, $0) }
         for _ in 0..<depth {
-            var wanted: [String: [String]] = [:]
-            for (schema, object) in frontier {
-                for (field, type) in schema.fields {
-                    guard case .relation(let target, _) = type else { continue }
-                    for id in Self.ids(in: object[field]) where requested[target, default: []].insert(id).inserted {
-                        wanted[target, default: []].append(id)
+            var wanted: [Int: [String]] = [:]
+            for (relations, object) in frontier {
+                for relation in relations {
+                    for id in Self.ids(in: object[relation.field]) where targets.requested[relation.target].insert(id).inserted {
+                        wanted[relation.target, default: []].append(id)
                     }
                 }
             }
             guard !wanted.isEmpty else { break }
-            var next: [(SchemaDefinition, JSONObject)] = []
-            for (target, ids) in wanted.sorted(by: { $0.key < $1.key }) {
+            var next: [(relations: [Relation], object: JSONObject)] = []
+            for (target, ids) in wanted.sorted(by: { targets.names[$0.key] < targets.names[$1.key] }) {
                 // A target schema that was never created holds no objects: its ids are dropped.
-                guard let targetSchema = definitions[target] ?? registry.definition(named: target) else { continue }
-                definitions[target] = targetSchema
-                if rowsByTarget[target] == nil { rowsByTarget[target] = .some(try await visibleRows(targetSchema, reader)) }
-                let rows = rowsByTarget[target] ?? nil
+                guard let targetSchema = targets.definition(of: target) else { continue }
+                if targets.visibleRows[target] == nil { targets.visibleRows[target] = .some(try await visibleRows(targetSchema, reader)) }
+                let rows = targets.visibleRows[target] ?? nil
                 if rows == .nothing { continue }
+                let relations = targets.relations(of: targetSchema)
+                targets.relationsByTarget[target] = relations
                 for object in try await reader.fetchObjects(targetSchema, ids: ids, admitting: rows) {
                     guard let id = object[targetSchema.primaryKey]?.stringValue, let visible = admit(targetSchema, object) else { continue }
-                    loaded[target, default: [:]][id] = visible
-                    next.append((targetSchema, visible))
+                    targets.loaded[target][id] = visible
+                    next.append((relations, visible))
                 }
             }
             frontier = next
         }
-        return objects.map { assemble($0, schema: schema, depth: depth, loaded: loaded, definitions: definitions) }
+        return objects.map { Self.assemble($0, relations: topRelations, depth: depth, targets: targets) }
     }
 
-    /// `definitions` holds every schema `loaded` has objects of.
-    private func assemble(
-        _ object: JSONObject, schema: SchemaDefinition, depth: Int, loaded: [String: [String: JSONObject]], definitions: [String: SchemaDefinition]
-    ) -> JSONObject {
+    private static func assemble(_ object: JSONObject, relations: [Relation], depth: Int, targets: ExpansionTargets) -> JSONObject {
         guard depth > 0 else { return object }
         var result = object
-        for (field, type) in schema.fields {
-            guard case .relation(let target, let toMany) = type, let value = object[field] else { continue }
+        for relation in relations {
+            guard let value = object[relation.field] else { continue }
+            let loaded = targets.loaded[relation.target]
+            let nested = targets.relationsByTarget[relation.target]
             func resolve(_ id: String) -> JSONValue? {
-                guard let related = loaded[target]?[id], let targetSchema = definitions[target] else { return nil }
-                return .object(assemble(related, schema: targetSchema, depth: depth - 1, loaded: loaded, definitions: definitions))
+                loaded[id].map { .object(assemble($0, relations: nested, depth: depth - 1, targets: targets)) }
             }
-            if toMany {
-                result[field] = .array(Self.ids(in: value).compactMap(resolve))
+            if relation.toMany {
+                result[relation.field] = .array(Self.ids(in: value).compactMap(resolve))
             } else {
-                result[field] = Self.ids(in: value).first.flatMap(resolve)
+                result[relation.field] = Self.ids(in: value).first.flatMap(resolve)
             }
         }
         return result
@@ -88,5 +80,69 @@ struct RelationLoader: Sendable {
         case .array(let elements)?: elements.compactMap(\.stringValue)
         default: []
         }
+    }
+}
+
+/// A relation field, its target named by its index in `ExpansionTargets`.
+private struct Relation {
+    let field: String
+    let target: Int
+    let toMany: Bool
+}
+
+/// The schemas one expansion loads objects of, numbered as they are met, with what it knows of
+/// each. Numbers rather than names key the tables, because they are consulted for every id of
+/// every related object, and hashing the target's name each time was a tenth of an expanded
+/// page's CPU with the hashing of the ids themselves (issue 19).
+private struct ExpansionTargets {
+    let registry: SchemaRegistry
+    private var numbers: [String: Int] = [:]
+    private(set) var names: [String] = []
+    /// Each target's definition, read from the registry once per expansion (its lock, taken for
+    /// every related object, was contended); `.some(nil)` for a schema that was never created.
+    private var definitions: [SchemaDefinition??] = []
+    /// Each target's own relations, once objects of it are loaded.
+    var relationsByTarget: [[Relation]] = []
+    /// Each target's ids asked for, found or not; its loaded (and admitted) objects by id; the
+    /// filter of the rows the caller may read (schema permissions), once asked.
+    var requested: [Set<String>] = []
+    var loaded: [[String: JSONObject]] = []
+    var visibleRows: [RowFilter??] = []
+    /// Relations by schema name, computed once per schema.
+    private var relationsBySchema: [String: [Relation]] = [:]
+
+    init(registry: SchemaRegistry) {
+        self.registry = registry
+    }
+
+    mutating func relations(of schema: SchemaDefinition) -> [Relation] {
+        if let known = relationsBySchema[schema.name] { return known }
+        var relations: [Relation] = []
+        for (field, type) in schema.fields {
+            guard case .relation(let target, let toMany) = type else { continue }
+            relations.append(Relation(field: field, target: number(of: target), toMany: toMany))
+        }
+        relationsBySchema[schema.name] = relations
+        return relations
+    }
+
+    mutating func definition(of target: Int) -> SchemaDefinition? {
+        if let known = definitions[target] { return known }
+        let definition = registry.definition(named: names[target])
+        definitions[target] = .some(definition)
+        return definition
+    }
+
+    private mutating func number(of target: String) -> Int {
+        if let number = numbers[target] { return number }
+        let number = names.count
+        numbers[target] = number
+        names.append(target)
+        definitions.append(nil)
+        relationsByTarget.append([])
+        requested.append([])
+        loaded.append([:])
+        visibleRows.append(nil)
+        return number
     }
 }

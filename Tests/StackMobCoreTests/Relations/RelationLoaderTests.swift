@@ -24,4 +24,55 @@ struct RelationLoaderTests {
             #expect(plain.first?["tags"] == ["t1", "t2", "gone"])
         }
     }
+
+    @Test("a schema related to itself and a cycle between two schemas expand level by level to the depth asked")
+    func cyclesAndSelfRelations() async throws {
+        try await TemporaryDatabase.withEngine { engine, registry in
+            let datastore = try await Datastore.open(
+                storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
+            // person.friends → person (itself); person.home → house; house.owner → person (a cycle).
+            let written = try await datastore.upsertGraph(
+                [
+                    "person_id": "ann", "friends": [["person_id": "bob", "friends": [["person_id": "cy", "n": 3]]]],
+                    "home": ["house_id": "h1", "owner": ["person_id": "dee", "n": 4]],
+                ],
+                in: "person", relations: try RelationMap.parse("friends=person&friends.friends=person&home=house&home.owner=person"),
+                caller: .anonymous)
+            let schema = try #require(registry.definition(named: "person"))
+            let loader = RelationLoader(registry: registry, admit: { _, object in object })
+            func expanded(_ depth: Int) async throws -> JSONObject {
+                try #require(try await engine.read { reader in try await loader.expand([written.object], schema: schema, depth: depth, reader: reader) }.first)
+            }
+            let one = try await expanded(1)
+            let bob = try #require(one["friends"]?.arrayValue?.first?.objectValue)
+            #expect(bob["person_id"] == "bob" && bob["friends"] == ["cy"], "depth 1 leaves the friend's own relations as ids")
+            #expect(one["home"]?.objectValue?["owner"] == "dee")
+            let two = try await expanded(2)
+            #expect(two["friends"]?.arrayValue?.first?.objectValue?["friends"]?.arrayValue?.first?.objectValue?["person_id"] == "cy")
+            #expect(two["home"]?.objectValue?["owner"]?.objectValue?["person_id"] == "dee")
+            #expect(try await expanded(0) == written.object, "depth 0 leaves the ids as stored")
+        }
+    }
+
+    @Test("ids of a schema that was never created are dropped, and the other relations still expand")
+    func missingTargetSchema() async throws {
+        try await TemporaryDatabase.withEngine { engine, registry in
+            let datastore = try await Datastore.open(
+                storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
+            let written = try await datastore.upsertGraph(
+                ["doc_id": "d", "main": ["tag_id": "t1", "n": 1]], in: "doc", relations: try RelationMap.parse("main=tag"), caller: .anonymous)
+            // A relation to a schema with no table, as a declaration could leave it.
+            var fields = try #require(registry.definition(named: "doc")).fields
+            fields["ghost"] = .relation(target: "ghost", toMany: true)
+            let schema = SchemaDefinition(name: "doc", primaryKey: "doc_id", fields: fields)
+            var stored = written.object
+            stored["ghost"] = ["g1", "g2"]
+            let object = stored
+            let loader = RelationLoader(registry: registry, admit: { _, object in object })
+            let expanded = try await engine.read { reader in try await loader.expand([object], schema: schema, depth: 2, reader: reader) }
+            #expect(expanded.first?["ghost"] == [])
+            #expect(expanded.first?["main"]?.objectValue?["tag_id"] == "t1")
+        }
+    }
 }
+
