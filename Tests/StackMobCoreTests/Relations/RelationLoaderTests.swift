@@ -1,4 +1,5 @@
 import Foundation
+import StackMobSQLite
 import Testing
 
 @testable import StackMobCore
@@ -7,9 +8,7 @@ import Testing
 struct RelationLoaderTests {
     @Test("every related object passes through the admit seam: nil hides it like a dangling id")
     func admitSeam() async throws {
-        try await TemporaryDatabase.withEngine { engine, registry in
-            let datastore = try await Datastore.open(
-                storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
+        try await Self.withDatastore { engine, registry, datastore in
             let written = try await datastore.upsertGraph(
                 ["doc_id": "d", "tags": [["tag_id": "t1", "secret": true], ["tag_id": "t2", "n": 2], "gone"], "main": ["tag_id": "t1", "n": 1]],
                 in: "doc", relations: try RelationMap.parse("tags=tag&main=tag"), caller: .anonymous)
@@ -27,9 +26,7 @@ struct RelationLoaderTests {
 
     @Test("a schema related to itself and a cycle between two schemas expand level by level to the depth asked")
     func cyclesAndSelfRelations() async throws {
-        try await TemporaryDatabase.withEngine { engine, registry in
-            let datastore = try await Datastore.open(
-                storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
+        try await Self.withDatastore { engine, registry, datastore in
             // person.friends → person (itself); person.home → house; house.owner → person (a cycle).
             let written = try await datastore.upsertGraph(
                 [
@@ -56,9 +53,7 @@ struct RelationLoaderTests {
 
     @Test("ids of a schema that was never created are dropped, and the other relations still expand")
     func missingTargetSchema() async throws {
-        try await TemporaryDatabase.withEngine { engine, registry in
-            let datastore = try await Datastore.open(
-                storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
+        try await Self.withDatastore { engine, registry, datastore in
             let written = try await datastore.upsertGraph(
                 ["doc_id": "d", "main": ["tag_id": "t1", "n": 1]], in: "doc", relations: try RelationMap.parse("main=tag"), caller: .anonymous)
             // A relation to a schema with no table, as a declaration could leave it.
@@ -74,5 +69,13 @@ struct RelationLoaderTests {
             #expect(expanded.first?["main"]?.objectValue?["tag_id"] == "t1")
         }
     }
-}
 
+    /// A datastore with inference on, over a temporary SQLite engine.
+    private static func withDatastore(_ body: (SQLiteStorageEngine, SchemaRegistry, Datastore) async throws -> Void) async throws {
+        try await TemporaryDatabase.withEngine { engine, registry in
+            let datastore = try await Datastore.open(
+                storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
+            try await body(engine, registry, datastore)
+        }
+    }
+}
