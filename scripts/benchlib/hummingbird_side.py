@@ -16,10 +16,12 @@ SCRATCH = os.path.join(os.path.dirname(os.path.dirname(PACKAGE)), ".build-ceilin
 
 
 def build(skip_build):
-    """The release binary of the package, built in its own scratch directory."""
+    """The release binary of the package, built in its own scratch directory and linked as our
+    server is (`--static-swift-stdlib`, bench.release_binary), so the two compare like with like."""
     if not skip_build:
         print("[bench] building the bare Hummingbird server (scripts/hummingbird-ceiling)", file=sys.stderr, flush=True)
-        subprocess.run(["swift", "build", "-c", "release", "--package-path", PACKAGE, "--scratch-path", SCRATCH], check=True)
+        subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--package-path", PACKAGE, "--scratch-path", SCRATCH],
+                       check=True)
     binary = os.path.join(SCRATCH, "release", "hummingbird-ceiling")
     if not os.access(binary, os.X_OK):
         raise SeedError(f"no bare Hummingbird binary at {binary} (run without --skip-build)")

@@ -99,7 +99,8 @@ private struct ExpansionTargets {
     private var numbers: [String: Int] = [:]
     private(set) var names: [String] = []
     /// Each target's definition, read from the registry once per expansion (its lock, taken for
-    /// every related object, was contended); `.some(nil)` for a schema that was never created.
+    /// every related object, was contended); `.some(nil)` for a schema that was never created,
+    /// which a schema created while the expansion runs does not change.
     private var definitions: [SchemaDefinition??] = []
     /// Each target's own relations, once objects of it are loaded.
     var relationsByTarget: [[Relation]] = []
@@ -108,7 +109,8 @@ private struct ExpansionTargets {
     var requested: [Set<String>] = []
     var loaded: [[String: JSONObject]] = []
     var visibleRows: [RowFilter??] = []
-    /// Relations by schema name, computed once per schema.
+    /// Relations by schema name, computed once per schema: the expanded objects' own schema
+    /// first, as the caller passed it, then each target's definition from the registry.
     private var relationsBySchema: [String: [Relation]] = [:]
 
     init(registry: SchemaRegistry) {

@@ -33,20 +33,22 @@ struct RequestLogLine: Sendable {
 }
 
 /// A log handler that writes a `RequestLogLine` itself: the same bytes as `log(event:)` with the
-/// line's metadata, level `info`, source `StackMobHTTP`, without building the event.
+/// line's metadata, level `info`, source `StackMobHTTP`, without building the event. (Text lines
+/// sort metadata keys by their UTF-8 bytes, `String`'s order for the ASCII keys the server and
+/// Hummingbird set.)
 protocol RequestLineLogging: LogHandler {
     func logRequest(_ line: RequestLogLine)
 }
 
 extension Logger {
     /// Logs `line` at `info`, through the handler's own `logRequest` when it has one and nothing
-    /// (a metadata provider) would add to the line.
-    func logRequest(_ line: RequestLogLine) {
+    /// (a metadata provider) would add to the line. `line` is built only when `info` is logged.
+    func logRequest(_ line: @autoclosure () -> RequestLogLine) {
         guard logLevel <= .info else { return }
         if metadataProvider == nil, let handler = handler as? any RequestLineLogging {
-            handler.logRequest(line)
+            handler.logRequest(line())
         } else {
-            info(RequestLogLine.message, metadata: line.metadata)
+            info(RequestLogLine.message, metadata: line().metadata)
         }
     }
 }

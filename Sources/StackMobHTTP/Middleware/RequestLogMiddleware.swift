@@ -8,10 +8,11 @@ struct RequestLogMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
+        let elapsed = ContinuousClock.now - start
         context.logger.logRequest(
             RequestLogLine(
                 method: request.method.rawValue, path: PushTokenPath.redacted(request.uri.path), status: Int(response.status.code),
-                duration: ContinuousClock.now - start))
+                duration: elapsed))
         return response
     }
 }
