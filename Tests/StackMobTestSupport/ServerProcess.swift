@@ -17,7 +17,6 @@ public final class ServerProcess: Sendable {
     private let pid: pid_t
     private let output = OutputBuffer()
     private let exitStatus = Mutex<Int32?>(nil)
-    private let reader: FileHandle
 
     /// Where `swift build` / `swift test` put the executable: beside the test bundle.
     public static var executableURL: URL {
@@ -78,16 +77,26 @@ public final class ServerProcess: Sendable {
             throw SpawnError(call: "posix_spawn \(executable.path)", code: spawned)
         }
         self.pid = pid
-        reader = FileHandle(fileDescriptor: readEnd, closeOnDealloc: true)
+        // A thread of its own reads the pipe until the process (and whatever it started) has
+        // closed it, then closes it. Not `FileHandle.readabilityHandler`: that is a libdispatch
+        // source, and libdispatch on Linux crashes (`_dispatch_event_loop_drain`, a bad pointer)
+        // when a descriptor it watched is closed and its number reused while the source's
+        // cancellation is still pending, which suites running in parallel did once in CI.
         let output = self.output
-        reader.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-            } else {
-                output.append(data)
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = read(readEnd, &buffer, buffer.count)
+                if count > 0 {
+                    output.append(Data(buffer[..<count]))
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
             }
-        }
+            close(readEnd)
+        }.start()
     }
 
     /// Everything the process printed so far.
