@@ -28,24 +28,24 @@ struct RelationLoader: Sendable {
             var wanted: [Int: [String]] = [:]
             for (relations, object) in frontier {
                 for relation in relations {
-                    for id in Self.ids(in: object[relation.field]) where targets.requested[relation.target].insert(id).inserted {
+                    for id in Self.ids(in: object[relation.field]) where targets.all[relation.target].requested.insert(id).inserted {
                         wanted[relation.target, default: []].append(id)
                     }
                 }
             }
             guard !wanted.isEmpty else { break }
             var next: [(relations: [Relation], object: JSONObject)] = []
-            for (target, ids) in wanted.sorted(by: { targets.names[$0.key] < targets.names[$1.key] }) {
+            for (target, ids) in wanted.sorted(by: { targets.all[$0.key].name < targets.all[$1.key].name }) {
                 // A target schema that was never created holds no objects: its ids are dropped.
                 guard let targetSchema = targets.definition(of: target) else { continue }
-                if targets.visibleRows[target] == nil { targets.visibleRows[target] = .some(try await visibleRows(targetSchema, reader)) }
-                let rows = targets.visibleRows[target] ?? nil
+                if targets.all[target].visibleRows == nil { targets.all[target].visibleRows = .some(try await visibleRows(targetSchema, reader)) }
+                let rows = targets.all[target].visibleRows ?? nil
                 if rows == .nothing { continue }
                 let relations = targets.relations(of: targetSchema)
-                targets.relationsByTarget[target] = relations
+                targets.all[target].relations = relations
                 for object in try await reader.fetchObjects(targetSchema, ids: ids, admitting: rows) {
                     guard let id = object[targetSchema.primaryKey]?.stringValue, let visible = admit(targetSchema, object) else { continue }
-                    targets.loaded[target][id] = visible
+                    targets.all[target].loaded[id] = visible
                     next.append((relations, visible))
                 }
             }
@@ -59,10 +59,9 @@ struct RelationLoader: Sendable {
         var result = object
         for relation in relations {
             guard let value = object[relation.field] else { continue }
-            let loaded = targets.loaded[relation.target]
-            let nested = targets.relationsByTarget[relation.target]
+            let target = targets.all[relation.target]
             func resolve(_ id: String) -> JSONValue? {
-                loaded[id].map { .object(assemble($0, relations: nested, depth: depth - 1, targets: targets)) }
+                target.loaded[id].map { .object(assemble($0, relations: target.relations, depth: depth - 1, targets: targets)) }
             }
             if relation.toMany {
                 result[relation.field] = .array(Self.ids(in: value).compactMap(resolve))
@@ -90,25 +89,30 @@ private struct Relation {
     let toMany: Bool
 }
 
-/// The schemas one expansion loads objects of, numbered as they are met, with what it knows of
-/// each. Numbers rather than names key the tables, because they are consulted for every id of
+/// The schemas one expansion loads objects of, numbered as they are met (`all`), with what it
+/// knows of each. Numbers rather than names find a target, because one is found for every id of
 /// every related object: hashing strings was 9% of an expanded page's CPU samples, more than
 /// half of it here, for the target's name at least as often as for the id (issue 19).
 private struct ExpansionTargets {
+    struct Target {
+        let name: String
+        /// Read from the registry once per expansion (its lock, taken for every related object,
+        /// was contended); `.some(nil)` for a schema that was never created, which a schema
+        /// created while the expansion runs does not change.
+        var definition: SchemaDefinition??
+        /// The target's own relations, once objects of it are loaded.
+        var relations: [Relation] = []
+        /// Ids asked for, found or not.
+        var requested: Set<String> = []
+        /// Loaded (and admitted) objects by id.
+        var loaded: [String: JSONObject] = [:]
+        /// The rows the caller may read (schema permissions), once asked.
+        var visibleRows: RowFilter??
+    }
+
     let registry: SchemaRegistry
+    var all: [Target] = []
     private var numbers: [String: Int] = [:]
-    private(set) var names: [String] = []
-    /// Each target's definition, read from the registry once per expansion (its lock, taken for
-    /// every related object, was contended); `.some(nil)` for a schema that was never created,
-    /// which a schema created while the expansion runs does not change.
-    private var definitions: [SchemaDefinition??] = []
-    /// Each target's own relations, once objects of it are loaded.
-    var relationsByTarget: [[Relation]] = []
-    /// Each target's ids asked for, found or not; its loaded (and admitted) objects by id; the
-    /// filter of the rows the caller may read (schema permissions), once asked.
-    var requested: [Set<String>] = []
-    var loaded: [[String: JSONObject]] = []
-    var visibleRows: [RowFilter??] = []
     /// Relations by schema name, computed once per schema: the expanded objects' own schema
     /// first, as the caller passed it, then each target's definition from the registry.
     private var relationsBySchema: [String: [Relation]] = [:]
@@ -129,22 +133,16 @@ private struct ExpansionTargets {
     }
 
     mutating func definition(of target: Int) -> SchemaDefinition? {
-        if let known = definitions[target] { return known }
-        let definition = registry.definition(named: names[target])
-        definitions[target] = .some(definition)
+        if let known = all[target].definition { return known }
+        let definition = registry.definition(named: all[target].name)
+        all[target].definition = .some(definition)
         return definition
     }
 
     private mutating func number(of target: String) -> Int {
         if let number = numbers[target] { return number }
-        let number = names.count
-        numbers[target] = number
-        names.append(target)
-        definitions.append(nil)
-        relationsByTarget.append([])
-        requested.append([])
-        loaded.append([:])
-        visibleRows.append(nil)
-        return number
+        numbers[target] = all.count
+        all.append(Target(name: target))
+        return all.count - 1
     }
 }

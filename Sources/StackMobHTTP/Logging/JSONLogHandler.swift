@@ -25,14 +25,14 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line: JSONObject = [:]
-        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
-            line[key] = .string("\(value)")
-        }
-        write(&line, level: event.level, message: event.message.description)
+        write((event.metadata ?? [:]).map { ($0.key, "\($0.value)") }, level: event.level, message: event.message.description)
     }
 
-    private func write(_ line: inout JSONObject, level: Logger.Level, message: String) {
+    /// The logger's metadata, then the line's own pairs, which win over it.
+    private func write(_ own: [(key: String, value: String)], level: Logger.Level, message: String) {
+        var line: JSONObject = [:]
+        for (key, value) in metadata { line[key] = .string("\(value)") }
+        for (key, value) in own { line[key] = .string(value) }
         line["ts"] = .string(timestamps.current())
         line["level"] = .string(level.rawValue)
         line["label"] = .string(label)
@@ -44,9 +44,6 @@ public struct JSONLogHandler: LogHandler {
 
 extension JSONLogHandler: RequestLineLogging {
     func logRequest(_ line: RequestLogLine) {
-        var object: JSONObject = [:]
-        for (key, value) in metadata { object[key] = .string("\(value)") }
-        for (key, value) in line.pairs { object[key] = .string(value) }
-        write(&object, level: .info, message: RequestLogLine.message.description)
+        write(line.pairs, level: .info, message: RequestLogLine.message.description)
     }
 }

@@ -56,15 +56,16 @@ public struct TextLogHandler: LogHandler {
     /// logger's). Built in one string, without the merged dictionary and the intermediate array
     /// of strings `StreamLogHandler` makes for each line.
     static func prettify(_ base: Logger.Metadata, _ explicit: Logger.Metadata) -> String {
-        var pairs: [(key: String, value: String)] = []
-        pairs.reserveCapacity(base.count + explicit.count)
-        for (key, value) in base where explicit[key] == nil { pairs.append((key, value.description)) }
-        for (key, value) in explicit { pairs.append((key, value.description)) }
-        return prettify(&pairs)
+        prettify(base, explicit.map { ($0.key, $0.value.description) })
     }
 
-    /// `pairs`, whose keys are unique, sorted by key and joined.
-    static func prettify(_ pairs: inout [(key: String, value: String)]) -> String {
+    /// The same, with the line's own pairs as strings (`RequestLogLine.pairs`); their keys are
+    /// unique.
+    static func prettify(_ base: Logger.Metadata, _ own: [(key: String, value: String)]) -> String {
+        var pairs: [(key: String, value: String)] = []
+        pairs.reserveCapacity(base.count + own.count)
+        for (key, value) in base where !own.contains(where: { $0.key == key }) { pairs.append((key, value.description)) }
+        pairs.append(contentsOf: own)
         // Byte order is `String`'s order for the ASCII keys metadata has, without its Unicode
         // comparison; a line has a handful of pairs, for which an insertion sort is the fastest.
         guard pairs.count <= 16 else {
@@ -96,12 +97,7 @@ public struct TextLogHandler: LogHandler {
 
 extension TextLogHandler: RequestLineLogging {
     func logRequest(_ line: RequestLogLine) {
-        let own = line.pairs
-        var pairs: [(key: String, value: String)] = []
-        pairs.reserveCapacity(metadata.count + own.count)
-        for (key, value) in metadata where !own.contains(where: { $0.key == key }) { pairs.append((key, value.description)) }
-        pairs.append(contentsOf: own)
-        write(level: .info, pretty: Self.prettify(&pairs), source: RequestLogLine.source, message: RequestLogLine.message.description)
+        write(level: .info, pretty: Self.prettify(metadata, line.pairs), source: RequestLogLine.source, message: RequestLogLine.message.description)
     }
 }
 
