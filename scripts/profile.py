@@ -2,13 +2,15 @@
 """CPU time per request of the read path (issue 19), and where it goes.
 
     python3 scripts/profile.py [--binary .build-release/release/stackmob-server] [--duration 10] [--perf 15]
+    python3 scripts/profile.py --engine postgresql --scenarios get_one,page
 
-Starts the binary on SQLite with small seeds, then runs each scenario with wrk as bench.py does
+Starts the binary on SQLite (or on a throw-away PostgreSQL cluster) with small seeds, then runs each scenario with wrk as bench.py does
 (-t2 -c32, the same Lua) and reads the server's own CPU time (user + system, every thread, from
 /proc/<pid>/stat) before and after: CPU microseconds per request under load, a figure that a
 busy machine disturbs much less than requests per second (wrk's own CPU is not in it). With
 --perf N, a second run of each scenario is sampled by `perf record -e cpu-clock -g` and the N
-functions with the most samples of their own are printed.
+functions with the most samples of their own are printed. On PostgreSQL the table adds the
+database's side: the CPU time of the cluster's processes and its transactions, per request.
 
 Why not instructions: this VM exposes no hardware counters to perf, and Debian bookworm's valgrind
 (3.19) stops with an internal error inside the Swift runtime's libdispatch before main().
@@ -21,10 +23,12 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import wrk  # noqa: E402
 from benchlib.stackmob_side import StackMobSide  # noqa: E402
+import pg_cluster  # noqa: E402
 
 SIZES = {"objects": 1000, "catalog": 10_000, "memos": 100_000}
 # Signatures prepared per run of `owned` (a nonce is good once): above what one run can use.
@@ -37,6 +41,49 @@ def cpu_ticks(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])
+
+
+class Cluster:
+    """A throw-away PostgreSQL cluster (the benchmarks' durability), and what it spent."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.url = pg_cluster.start(directory, durable=True)
+
+    def pids(self):
+        """The postmaster and its children: every backend and background process."""
+        with open(os.path.join(self.directory, "data", "postmaster.pid")) as f:
+            postmaster = f.readline().strip()
+        children = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as f:
+                        if f.read().rsplit(")", 1)[1].split()[1] == postmaster:
+                            children.append(int(entry))
+                except OSError:
+                    continue  # ended while listed
+        return [int(postmaster)] + children
+
+    def ticks(self):
+        total = 0
+        for pid in self.pids():
+            try:
+                total += cpu_ticks(pid)
+            except OSError:
+                continue
+        return total
+
+    def transactions(self):
+        """Committed and rolled-back transactions so far. Backends report their counts when
+        idle for a second at most, hence the wait."""
+        time.sleep(1.5)
+        query = "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()"
+        answer = subprocess.run([pg_cluster.postgres_bin("psql"), self.url, "-Atc", query], capture_output=True, text=True, check=True)
+        return int(answer.stdout.strip())
+
+    def stop(self):
+        pg_cluster.stop(self.directory)
 
 
 def perf_report(data, count):
@@ -59,17 +106,24 @@ def profile(args, out_dir):
     after it, then, with --perf, a second run sampled by perf (its unwinding costs the server
     CPU, so it is kept out of the first)."""
     signed = SIGNED if "owned" in args.scenarios else 0
-    side = StackMobSide("profile", args.binary, "sqlite", None, None, SIZES, signed=signed)
-    side.start(os.path.join(out_dir, "server"), {"bench", "catalog", "articles"} | ({"memos"} if signed else set()))
-    pid = side.servers[0].pid
+    cluster = Cluster(os.path.join(out_dir, "postgresql")) if args.engine == "postgresql" else None
+    side = StackMobSide("profile", args.binary, args.engine, None, cluster and cluster.url, SIZES, signed=signed)
     ticks_per_second = os.sysconf("SC_CLK_TCK")
     rows = []
     try:
+        side.start(os.path.join(out_dir, "server"), {"bench", "catalog", "articles"} | ({"memos"} if signed else set()))
+        pid = side.servers[0].pid
         for scenario in args.scenarios:
             script = write_script(side, scenario, out_dir)
             before = cpu_ticks(pid)
+            database_before = (cluster.ticks(), cluster.transactions()) if cluster else None
             result = wrk.run(script, side.url + "/", 2, 32, args.duration, os.path.join(out_dir, f"{scenario}.out"))
             micros = (cpu_ticks(pid) - before) / ticks_per_second / result.requests * 1e6
+            database = None
+            if cluster:
+                ticks = cluster.ticks() - database_before[0]
+                database = (ticks / ticks_per_second / result.requests * 1e6,
+                            (cluster.transactions() - database_before[1]) / result.requests)
             top = []
             if args.perf:
                 # Planned again: a signed scenario's signatures are spent by the first run.
@@ -81,16 +135,20 @@ def profile(args, out_dir):
                 recorder.send_signal(signal.SIGINT)
                 recorder.wait()
                 top = perf_report(data, args.perf)
-            rows.append((scenario, micros, result.rps, top))
+            rows.append((scenario, micros, result.rps, database, top))
             print(f"[profile] {scenario}: {micros:.1f} µs of server CPU per request at {result.rps:,.0f} req/s", file=sys.stderr)
     finally:
         side.stop()
+        if cluster:
+            cluster.stop()
     return rows
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=".build-release/release/stackmob-server")
+    parser.add_argument("--engine", choices=["sqlite", "postgresql"], default="sqlite",
+                        help="postgresql starts a throw-away cluster (fsync on, as the benchmarks)")
     parser.add_argument("--duration", type=int, default=10, help="seconds of wrk -t2 -c32 per scenario")
     parser.add_argument("--scenarios", default=",".join(SCENARIOS), help=f"comma-separated subset of {', '.join(SCENARIOS)}")
     parser.add_argument("--perf", type=int, default=0, metavar="N", help="sample with perf and print each scenario's top N functions")
@@ -104,11 +162,17 @@ def main(argv=None):
     out_dir = args.out or tempfile.mkdtemp(prefix="stackmob-profile-")
     os.makedirs(out_dir, exist_ok=True)
     rows = profile(args, out_dir)
-    print("| scenario | server CPU per request (µs) | requests/s |")
-    print("|---|---|---|")
-    for scenario, micros, rps, _ in rows:
-        print(f"| {scenario} | {micros:.1f} | {rps:,.0f} |")
-    for scenario, _, _, top in rows:
+    if args.engine == "postgresql":
+        print("| scenario | server CPU per request (µs) | PostgreSQL CPU per request (µs) | transactions per request | requests/s |")
+        print("|---|---|---|---|---|")
+        for scenario, micros, rps, (database_micros, transactions), _ in rows:
+            print(f"| {scenario} | {micros:.1f} | {database_micros:.1f} | {transactions:.2f} | {rps:,.0f} |")
+    else:
+        print("| scenario | server CPU per request (µs) | requests/s |")
+        print("|---|---|---|")
+        for scenario, micros, rps, _, _ in rows:
+            print(f"| {scenario} | {micros:.1f} | {rps:,.0f} |")
+    for scenario, _, _, _, top in rows:
         if top:
             print(f"\n{scenario}: functions with the most samples of their own")
             print("\n".join(top))

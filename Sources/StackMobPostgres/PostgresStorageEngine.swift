@@ -90,8 +90,12 @@ public final class PostgresStorageEngine: StorageEngine {
             connection: connection, database: database, registry: registry, indexes: indexes, locksRows: locksRows, hooks: hooks)
     }
 
+    /// Other instances may share the database.
+    public var isShared: Bool { true }
+
     /// Reloads the registry when another instance changed a schema since this one loaded it: one
-    /// indexed single-row read per request that uses schemas.
+    /// indexed single-row read, shared by the requests that arrive together
+    /// (`Datastore.refreshSchemas`).
     public func refreshSchemas() async throws -> Bool {
         let version = try await database.execute(PostgresStatement("SELECT version FROM _sm_schema_version")).first?.decode(Int64.self) ?? 0
         guard version > loadedSchemaVersion.withLock({ $0 }) else { return false }

@@ -11,6 +11,9 @@ public struct Datastore: Sendable {
     /// Schema permissions (PROTOCOL §12), live: a deploy or the admin API changes them.
     let accessPolicy: LiveAccessPolicy
     var access: AccessPolicy { accessPolicy.current }
+    /// Takes in other instances' schema changes (`refreshSchemas`), one check for the requests
+    /// that arrive together; none when no other process shares the database.
+    private let schemaRefresh: SharedCheck<Void>?
 
     /// Opens the datastore: loads the persisted schema definitions and makes sure every configured
     /// user schema exists with its login field as primary key.
@@ -39,6 +42,7 @@ public struct Datastore: Sendable {
         // Permissions a deploy recorded apply to the schemas the configuration leaves unset.
         var live = access
         live.schemas.merge(try await storage.loadSchemaSettings().permissions) { configured, _ in configured }
+        let accessPolicy = LiveAccessPolicy(live, configuredSchemas: Set(access.schemas.keys))
         return Datastore(
             registry: registry,
             inferenceEnabled: inferenceEnabled,
@@ -46,7 +50,8 @@ public struct Datastore: Sendable {
             userSchemas: Dictionary(userSchemas.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
             clock: clock,
             passwordHasher: passwordHasher,
-            accessPolicy: LiveAccessPolicy(live, configuredSchemas: Set(access.schemas.keys)))
+            accessPolicy: accessPolicy,
+            schemaRefresh: storage.isShared ? SharedCheck { try await takeInSchemaChanges(storage: storage, accessPolicy: accessPolicy) } : nil)
     }
 
     private static func ensureUserSchema(_ userSchema: UserSchema, storage: any StorageEngine, registry: SchemaRegistry) async throws {
@@ -75,18 +80,24 @@ public struct Datastore: Sendable {
 
     // MARK: - Reads
 
-    /// `GET /<schema>/<id>`. An object the caller may not read is not found (§12.2). Server-internal
-    /// reads pass `.privateKey`: permissions restrict clients, not the server itself.
     /// Takes in the schema changes other instances made to a shared database (PostgreSQL):
     /// definitions and indexes, and the permissions a deploy or the admin API recorded there
     /// (recording them bumps the same version). Configured permissions still win, as at start.
+    /// Every change committed before the call is in force when it returns.
     public func refreshSchemas() async throws {
+        try await schemaRefresh?.value()
+    }
+
+    private static func takeInSchemaChanges(storage: any StorageEngine, accessPolicy: LiveAccessPolicy) async throws {
         guard try await storage.refreshSchemas() else { return }
         for (schema, permissions) in try await storage.loadSchemaSettings().permissions
         where !accessPolicy.configuredSchemas.contains(schema) {
             accessPolicy.set(permissions, for: schema)
         }
     }
+
+    /// `GET /<schema>/<id>`. An object the caller may not read is not found (§12.2). Server-internal
+    /// reads pass `.privateKey`: permissions restrict clients, not the server itself.
 
     public func read(id: String, in schemaName: String, select: [String]? = nil, expand: Int = 0, caller: Caller) async throws -> JSONObject {
         try await authorizeVerb(.read, on: schemaName, caller: caller)

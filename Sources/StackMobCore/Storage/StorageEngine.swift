@@ -20,8 +20,11 @@ public protocol StorageEngine: Sendable {
     func loadSchemaSettings() async throws -> StoredSchemaSettings
     /// Releases the database (files, connections) at shutdown; later calls fail.
     func close() async throws
+    /// Whether other processes change the same database (several instances on PostgreSQL), so
+    /// that each request first takes in their schema changes (`refreshSchemas`).
+    var isShared: Bool { get }
     /// Brings the `SchemaRegistry` up to date with schema changes other processes made to the
-    /// same database (several instances on PostgreSQL). Called before each datastore operation.
+    /// same database. Called before each datastore operation when the engine `isShared`.
     /// True when it reloaded: schema settings (permissions) may have changed too.
     func refreshSchemas() async throws -> Bool
 }
@@ -32,6 +35,7 @@ extension StorageEngine {
     }
 
     /// An engine served by one process only (SQLite) sees every change as it commits.
+    public var isShared: Bool { false }
     public func refreshSchemas() async throws -> Bool { false }
 }
 
