@@ -55,9 +55,12 @@ final class PostgresDatabase: Sendable {
 
     /// A read-only snapshot: every statement of `body` sees the same committed state.
     func readTransaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", on: connection, body)
-        }
+        try await client.withConnection { connection in try await readTransaction(on: connection, body) }
+    }
+
+    /// A read-only snapshot on a connection already leased.
+    func readTransaction<T: Sendable>(on connection: PostgresConnection, _ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", on: connection, body)
     }
 
     /// A read-write transaction, run again from the start when PostgreSQL chose it as the victim

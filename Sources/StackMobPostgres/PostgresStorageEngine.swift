@@ -58,6 +58,26 @@ public final class PostgresStorageEngine: StorageEngine {
         }
     }
 
+    /// First without a transaction (`SingleStatementRead`): most reads by key are one
+    /// statement. A read that needs a second runs again in a read transaction, on the same
+    /// connection.
+    public func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
+        try await database.client.withConnection { connection in
+            let attempt = SingleStatementRead()
+            do {
+                var reader = transaction(connection, locksRows: false, hooks: CommitHooks())
+                reader.singleStatement = attempt
+                let value = try await work(reader)
+                if !attempt.needsSnapshot { return value }
+            } catch where attempt.needsSnapshot {
+                // The refusal, or what the body made of it: the read runs again below.
+            }
+            return try await database.readTransaction(on: connection) { connection in
+                try await work(self.transaction(connection, locksRows: false, hooks: CommitHooks()))
+            }
+        }
+    }
+
     public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {
         var lockedFirst: Set<String> = []
         while true {

@@ -17,13 +17,16 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
     /// and then sees its result: counters stay exact.
     let locksRows: Bool
     let hooks: CommitHooks
+    /// Set when the read runs outside a transaction block, one statement at most.
+    var singleStatement: SingleStatementRead?
 
     static let totalColumn = "_sm_total"
     static let distanceColumn = "_sm_distance"
 
     @discardableResult
     func run(_ statement: PostgresStatement) async throws -> [PostgresRow] {
-        try await database.execute(statement, on: connection)
+        try singleStatement?.admit()
+        return try await database.execute(statement, on: connection)
     }
 
     // MARK: - Reading

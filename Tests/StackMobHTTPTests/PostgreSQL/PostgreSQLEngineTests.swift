@@ -145,6 +145,41 @@ struct PostgreSQLEngineTests {
         }
     }
 
+    @Test(
+        "a read by key of one statement runs outside a transaction; a second statement runs the read again in a snapshot",
+        .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
+    func singleStatementReads() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let configuration = TestServer.configuration(dataDirectory: directory)
+            let storage = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
+            let engine = try #require(storage.engine as? PostgresStorageEngine)
+            // Outside a transaction block a statement runs at the session's default isolation;
+            // the engine's read transactions are REPEATABLE READ.
+            let isolation = PostgresStatement("SELECT current_setting('transaction_isolation')")
+            @Sendable func isolationLevel(_ reader: any StorageReader) async throws -> String {
+                try await #require((reader as? PostgresTransaction)?.run(isolation).first).decode(String.self)
+            }
+            #expect(try await engine.readByKey { try await isolationLevel($0) } == "read committed")
+
+            let runs = Mutex(0)
+            let both = try await engine.readByKey { reader in
+                runs.withLock { $0 += 1 }
+                return [try await isolationLevel(reader), try await isolationLevel(reader)]
+            }
+            #expect(both == ["repeatable read", "repeatable read"])
+            #expect(runs.withLock { $0 } == 2)
+
+            // A body that swallows the refusal still gets its answer from the snapshot.
+            let swallowed = try await engine.readByKey { reader in
+                let first = try await isolationLevel(reader)
+                let second = (try? await isolationLevel(reader)) ?? "refused"
+                return [first, second]
+            }
+            #expect(swallowed == ["repeatable read", "repeatable read"])
+            try await engine.close()
+        }
+    }
+
     @Test("an unreachable database stops start-up with a clear message and exit 69, not a hang")
     func unreachable() async throws {
         // Connections to the port are refused, and the pool would retry forever.
