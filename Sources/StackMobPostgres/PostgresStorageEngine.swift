@@ -58,10 +58,15 @@ public final class PostgresStorageEngine: StorageEngine {
         }
     }
 
-    /// First without a transaction (`SingleStatementRead`): most reads by key are one
-    /// statement. A read that needs a second runs again in a read transaction, on the same
-    /// connection.
+    /// A read by key or a page without expansion is usually one statement: both start without a
+    /// transaction (`SingleStatementRead`).
     public func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
+        try await readOneStatement(work)
+    }
+
+    /// First without a transaction (`SingleStatementRead`); a read that asks for a second
+    /// statement runs again in a read transaction, on the same connection.
+    public func readOneStatement<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
         try await database.client.withConnection { connection in
             let attempt = SingleStatementRead()
             do {

@@ -28,13 +28,15 @@ extension Datastore {
         let loader = relationLoader(caller: caller)
         let expand = request.expand
         // The page and its related objects are read in one snapshot.
-        let page = try await storage.read { reader in
+        let readPage: @Sendable (any StorageReader) async throws -> ObjectPage = { reader in
             var restricted = objectQuery
             let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
             restricted.filter = Self.restricting(objectQuery.filter, to: rows)
             let page = try await reader.fetchObjects(schema, query: restricted)
             return ObjectPage(objects: try await loader.expand(page.objects, schema: schema, depth: expand, reader: reader), total: page.total)
         }
+        // Without expansion, the page and its total are usually one statement.
+        let page = try await expand == 0 ? storage.readOneStatement(readPage) : storage.read(readPage)
         let objects = page.objects.map { object in
             present(selecting(request.select, from: object, schema: schema), schema: schema)
         }

@@ -25,6 +25,12 @@ public struct TimedStorageEngine: StorageEngine {
         return try await base.readByKey(work)
     }
 
+    public func readOneStatement<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
+        let start = ContinuousClock.now
+        defer { record(.read, ContinuousClock.now - start) }
+        return try await base.readOneStatement(work)
+    }
+
     public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {
         let start = ContinuousClock.now
         defer { record(.write, ContinuousClock.now - start) }

@@ -14,6 +14,10 @@ public protocol StorageEngine: Sendable {
     /// connection is free at once. Such a read takes microseconds, less than the thread hops to a
     /// connection's thread and back; a query, whose time depends on the data, goes to `read`.
     func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T
+    /// A `read` that usually runs a single statement (a page without expansion): the same
+    /// snapshot, but an engine whose statements each cost a round trip (PostgreSQL) may start it
+    /// without a transaction, and run it again in one when it asks for a second statement.
+    func readOneStatement<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T
     /// The persisted schema definitions, read once at start-up to fill the `SchemaRegistry`.
     func loadSchemaDefinitions() async throws -> [SchemaDefinition]
     /// Permissions and indexes recorded by deploys and the admin API, with the indexes that exist.
@@ -31,6 +35,10 @@ public protocol StorageEngine: Sendable {
 
 extension StorageEngine {
     public func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
+        try await read(work)
+    }
+
+    public func readOneStatement<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
         try await read(work)
     }
 

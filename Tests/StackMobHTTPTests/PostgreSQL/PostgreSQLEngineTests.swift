@@ -146,7 +146,7 @@ struct PostgreSQLEngineTests {
     }
 
     @Test(
-        "a read by key of one statement runs outside a transaction; a second statement runs the read again in a snapshot",
+        "a read by key or of one statement runs outside a transaction; a second statement runs the read again in a snapshot",
         .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
     func singleStatementReads() async throws {
         try await TestServer.withDataDirectory { directory in
@@ -160,6 +160,8 @@ struct PostgreSQLEngineTests {
                 try await #require((reader as? PostgresTransaction)?.run(isolation).first).decode(String.self)
             }
             #expect(try await engine.readByKey { try await isolationLevel($0) } == "read committed")
+            #expect(try await engine.readOneStatement { try await isolationLevel($0) } == "read committed")
+            #expect(try await engine.read { try await isolationLevel($0) } == "repeatable read")
 
             let runs = Mutex(0)
             let both = try await engine.readByKey { reader in
