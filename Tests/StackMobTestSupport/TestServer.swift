@@ -48,7 +48,7 @@ public enum TestServer {
     }
 
     /// `t` and 16 hex digits of the directory's name hash: a valid, short schema prefix.
-    static func schemaPrefix(for dataDirectory: String) -> String {
+    public static func schemaPrefix(for dataDirectory: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in dataDirectory.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
