@@ -8,8 +8,8 @@ import StackMobCore
 ///
 /// `PostgresClient` serves requests only while its `run()` is running. The storage is opened
 /// before the application's service group exists (start-up migrations, and CLI tasks that never
-/// serve), so the database runs its own client task (and the keep-alive) and cancels it in `close()`: the one
-/// unstructured task of the engine, with a clear owner and end.
+/// serve), so the database runs its own client task (with the keep-alive) and cancels it in
+/// `close()`: the one unstructured task of the engine, with a clear owner and end.
 final class PostgresDatabase: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -29,8 +29,8 @@ final class PostgresDatabase: Sendable {
         // leased again; but a cancelled `Task.sleep` holds its task until the deadline passes.
         // Under a steady load that is a few KiB per request kept for 30 and 60 s: 200 MiB
         // after a minute at 1,000 requests/s, and 17% of a read's CPU. So the pool keeps all its
-        // connections (minimum = maximum) and `keepAlive` below does the keep-alive, one timer
-        // for the whole pool.
+        // connections (minimum = maximum, a fixed-size pool as HikariCP recommends) and
+        // `keepAlive` below does the keep-alive, one timer for the whole pool.
         configuration.options.minimumConnections = settings.poolSize
         configuration.options.keepAliveBehavior = nil
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)

@@ -98,7 +98,6 @@ public struct Datastore: Sendable {
 
     /// `GET /<schema>/<id>`. An object the caller may not read is not found (§12.2). Server-internal
     /// reads pass `.privateKey`: permissions restrict clients, not the server itself.
-
     public func read(id: String, in schemaName: String, select: [String]? = nil, expand: Int = 0, caller: Caller) async throws -> JSONObject {
         try await authorizeVerb(.read, on: schemaName, caller: caller)
         guard let schema = try committedSchema(schemaName) else { throw DatastoreError.objectNotFound }
