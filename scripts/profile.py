@@ -107,10 +107,11 @@ def profile(args, out_dir):
     CPU, so it is kept out of the first)."""
     signed = SIGNED if "owned" in args.scenarios else 0
     cluster = Cluster(os.path.join(out_dir, "postgresql")) if args.engine == "postgresql" else None
-    side = StackMobSide("profile", args.binary, args.engine, None, cluster and cluster.url, SIZES, signed=signed)
+    side = None
     ticks_per_second = os.sysconf("SC_CLK_TCK")
     rows = []
     try:
+        side = StackMobSide("profile", args.binary, args.engine, None, cluster and cluster.url, SIZES, signed=signed)
         side.start(os.path.join(out_dir, "server"), {"bench", "catalog", "articles"} | ({"memos"} if signed else set()))
         pid = side.servers[0].pid
         for scenario in args.scenarios:
@@ -138,7 +139,8 @@ def profile(args, out_dir):
             rows.append((scenario, micros, result.rps, database, top))
             print(f"[profile] {scenario}: {micros:.1f} µs of server CPU per request at {result.rps:,.0f} req/s", file=sys.stderr)
     finally:
-        side.stop()
+        if side:
+            side.stop()
         if cluster:
             cluster.stop()
     return rows

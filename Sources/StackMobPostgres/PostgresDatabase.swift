@@ -40,17 +40,19 @@ final class PostgresDatabase: Sendable {
         runner = Task {
             await withDiscardingTaskGroup { group in
                 group.addTask { await Self.keepAlive(client, connections: poolSize) }
-                // In this task itself, so that it is running before the first lease.
+                // The client runs in this task, not in a child: the keep-alive is the child,
+                // and ends with it.
                 await client.run()
                 group.cancelAll()
             }
         }
     }
 
-    /// Every 30 s, a `SELECT 1` on as many connections as the pool holds, all at once, so that
-    /// each idle connection runs one: a connection a firewall or NAT dropped in silence fails
-    /// there, and the pool replaces it, rather than under a request; and one that works stays
-    /// known to them. Connections busy at that moment are not idle anyway.
+    /// Every 30 s, as many `SELECT 1` as the pool holds connections, all at once, so that most
+    /// idle connections run one (the pool hands out idle connections first; one released early
+    /// may take a second): a connection a firewall or NAT dropped in silence fails there, and
+    /// the pool replaces it, rather than under a request; and one that works stays known to
+    /// them. Connections busy at that moment show they work anyway.
     private static func keepAlive(_ client: PostgresClient, connections: Int) async {
         while (try? await Task.sleep(for: .seconds(30))) != nil {
             await withDiscardingTaskGroup { group in

@@ -120,24 +120,34 @@ public final class PostgresStorageEngine: StorageEngine {
 
     /// Reloads the registry when another instance changed a schema since this one loaded it: one
     /// indexed single-row read, shared by the requests that arrive together
-    /// (`Datastore.refreshSchemas`).
-    public func refreshSchemas() async throws -> Bool {
+    /// (`Datastore.refreshSchemas`). The new version is recorded last, once the definitions and
+    /// the settings are read: a failure on the way leaves it unrecorded, and the next check
+    /// reloads again instead of leaving the change half taken in.
+    public func refreshSchemas() async throws -> StoredSchemaSettings? {
         let version = try await database.execute(PostgresStatement("SELECT version FROM _sm_schema_version")).first?.decode(Int64.self) ?? 0
-        guard version > loadedSchemaVersion.withLock({ $0 }) else { return false }
-        let definitions = try await loadSchemaDefinitions()
+        guard version > loadedSchemaVersion.withLock({ $0 }) else { return nil }
+        let (loaded, definitions) = try await readSchemaDefinitions()
+        let settings = try await loadSchemaSettings()
         let names = Set(definitions.map(\.name))
         for definition in definitions { registry.publish(definition) }
         for stale in registry.all() where !names.contains(stale.name) { registry.remove(stale.name) }
-        for (schema, list) in try await loadSchemaSettings().indexes {
+        for (schema, list) in settings.indexes {
             for fields in list { indexes.add(schema: schema, fields: fields) }
         }
-        loadedSchemaVersion.withLock { $0 = max($0, version) }
-        return true
+        loadedSchemaVersion.withLock { $0 = max($0, loaded) }
+        return settings
     }
 
     public func loadSchemaDefinitions() async throws -> [SchemaDefinition] {
-        // The version first: a change committed in between makes the next check reload again,
-        // rather than leave this instance on definitions older than the version it records.
+        let (version, definitions) = try await readSchemaDefinitions()
+        loadedSchemaVersion.withLock { $0 = max($0, version) }
+        return definitions
+    }
+
+    /// The definitions, and the version read just before them: a change committed in between
+    /// makes the next check reload again, rather than leave this instance on definitions older
+    /// than the version it records.
+    private func readSchemaDefinitions() async throws -> (version: Int64, definitions: [SchemaDefinition]) {
         let version = try await database.execute(PostgresStatement("SELECT version FROM _sm_schema_version")).first?.decode(Int64.self) ?? 0
         let rows = try await database.execute(PostgresStatement("SELECT name, definition FROM _sm_schemas ORDER BY name"))
         let definitions = try rows.map { row in
@@ -147,8 +157,7 @@ public final class PostgresStorageEngine: StorageEngine {
             }
             return definition
         }
-        loadedSchemaVersion.withLock { $0 = max($0, version) }
-        return definitions
+        return (version, definitions)
     }
 
     /// What deploys and the admin API recorded in `_sm_schema_settings`.

@@ -36,7 +36,7 @@ public struct PostgreSQLSettings: Sendable, Equatable {
     /// `postgres://user:password@host:port/database`; required with `storage.engine: postgresql`.
     /// Secret (it holds the password): never logged.
     public var url: String?
-    /// Connections each environment's pool opens at most.
+    /// Connections of each environment's pool, opened at start and kept (a fixed-size pool).
     public var poolSize = 10
     public var tls = TLSMode.disable
     /// PostgreSQL's `statement_timeout`: a statement running longer is cancelled (the request

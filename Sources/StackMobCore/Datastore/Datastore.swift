@@ -89,9 +89,8 @@ public struct Datastore: Sendable {
     }
 
     private static func takeInSchemaChanges(storage: any StorageEngine, accessPolicy: LiveAccessPolicy) async throws {
-        guard try await storage.refreshSchemas() else { return }
-        for (schema, permissions) in try await storage.loadSchemaSettings().permissions
-        where !accessPolicy.configuredSchemas.contains(schema) {
+        guard let settings = try await storage.refreshSchemas() else { return }
+        for (schema, permissions) in settings.permissions where !accessPolicy.configuredSchemas.contains(schema) {
             accessPolicy.set(permissions, for: schema)
         }
     }

@@ -40,7 +40,7 @@ public struct TimedStorageEngine: StorageEngine {
     public func loadSchemaDefinitions() async throws -> [SchemaDefinition] { try await base.loadSchemaDefinitions() }
     public func loadSchemaSettings() async throws -> StoredSchemaSettings { try await base.loadSchemaSettings() }
     public var isShared: Bool { base.isShared }
-    public func refreshSchemas() async throws -> Bool { try await base.refreshSchemas() }
+    public func refreshSchemas() async throws -> StoredSchemaSettings? { try await base.refreshSchemas() }
     public func close() async throws { try await base.close() }
 }
 

@@ -13,10 +13,12 @@ public protocol StorageEngine: Sendable {
     /// names): the same snapshot, but an engine may run it on the calling thread when a
     /// connection is free at once. Such a read takes microseconds, less than the thread hops to a
     /// connection's thread and back; a query, whose time depends on the data, goes to `read`.
+    /// An engine may also run it as `readOneStatement` does, so its body may run twice.
     func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T
     /// A `read` that usually runs a single statement (a page without expansion): the same
     /// snapshot, but an engine whose statements each cost a round trip (PostgreSQL) may start it
-    /// without a transaction, and run it again in one when it asks for a second statement.
+    /// without a transaction, and run it again in one when it asks for a second statement. So
+    /// its body may run twice: it must only read, and keep nothing from a first run.
     func readOneStatement<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T
     /// The persisted schema definitions, read once at start-up to fill the `SchemaRegistry`.
     func loadSchemaDefinitions() async throws -> [SchemaDefinition]
@@ -29,8 +31,9 @@ public protocol StorageEngine: Sendable {
     var isShared: Bool { get }
     /// Brings the `SchemaRegistry` up to date with schema changes other processes made to the
     /// same database. Called before each datastore operation when the engine `isShared`.
-    /// True when it reloaded: schema settings (permissions) may have changed too.
-    func refreshSchemas() async throws -> Bool
+    /// Nil when nothing changed; else the schema settings as they now stand, whose permissions
+    /// the caller applies.
+    func refreshSchemas() async throws -> StoredSchemaSettings?
 }
 
 extension StorageEngine {
@@ -44,7 +47,7 @@ extension StorageEngine {
 
     /// An engine served by one process only (SQLite) sees every change as it commits.
     public var isShared: Bool { false }
-    public func refreshSchemas() async throws -> Bool { false }
+    public func refreshSchemas() async throws -> StoredSchemaSettings? { nil }
 }
 
 public protocol StorageReader {

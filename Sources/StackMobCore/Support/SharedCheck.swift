@@ -74,11 +74,13 @@ public final class SharedCheck<Value: Sendable>: Sendable {
     var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// Answers the callers that waited for `run` and starts the next run for those that arrived
-    /// during it. A run cut short by its own caller's cancellation answers nobody: the waiters
-    /// were not cancelled, so one of them runs the check again for all of them.
+    /// during it. A run cut short by cancellation answers nobody: the waiters were not
+    /// cancelled, so one of them runs the check again for all of them. (A waiter's own
+    /// cancellation is not awaited early: it waits at most for the next run, as it would have
+    /// run the check itself.)
     private func finish(_ run: Int, with result: Result<Value, any Error>) {
         var cancelled = false
-        if case .failure = result { cancelled = Task.isCancelled }
+        if case .failure(let error) = result { cancelled = Task.isCancelled || error is CancellationError }
         let (answered, next) = state.withLock { state -> ([Waiter], (Waiter, Int)?) in
             state.running = nil
             var answered: [Waiter] = []

@@ -34,32 +34,42 @@ struct SharedCheckTests {
         let check = SharedCheck { try await gate.pass() }
         async let first = check.value()
         try await gate.waitUntilStarted(1)
-        let waiting = Task { try await check.value() }
-        try await eventually { check.waiting == 1 }
+        // Two callers wait for run 2: one runs it, the other is answered by it.
+        let waiting = (0..<2).map { _ in Task { try await check.value() } }
+        try await eventually { check.waiting == 2 }
         gate.release(1)
         #expect(try await first == 1)
         try await gate.waitUntilStarted(2)
         gate.release(2)
-        await #expect(throws: RunGate.Failure.self) { try await waiting.value }
+        for caller in waiting {
+            await #expect(throws: RunGate.Failure.self) { try await caller.value }
+        }
         async let third = check.value()
         try await gate.waitUntilStarted(3)
         gate.release(3)
         #expect(try await third == 3)
+        #expect(gate.started == 3)
     }
 
     @Test("a runner's cancellation is not its waiters': one of them runs the check again")
     func cancelledRunner() async throws {
         let gate = RunGate()
         let check = SharedCheck { try await gate.pass() }
-        let runner = Task { try await check.value() }
+        async let first = check.value()
         try await gate.waitUntilStarted(1)
-        let waiter = Task { try await check.value() }
+        // Both wait for run 2, which the first of them runs; the second is left waiting on it.
+        let runner = Task { try await check.value() }
         try await eventually { check.waiting == 1 }
+        let waiter = Task { try await check.value() }
+        try await eventually { check.waiting == 2 }
+        gate.release(1)
+        #expect(try await first == 1)
+        try await gate.waitUntilStarted(2)
         runner.cancel()
         await #expect(throws: CancellationError.self) { try await runner.value }
-        try await gate.waitUntilStarted(2)
-        gate.release(2)
-        #expect(try await waiter.value == 2)
+        try await gate.waitUntilStarted(3)
+        gate.release(3)
+        #expect(try await waiter.value == 3)
     }
 }
 
