@@ -98,24 +98,6 @@ struct CrashRegressionTests {
     /// Runs `body` against a freshly spawned server, then checks the process is still alive and
     /// answering.
     static func withServer(_ body: @escaping @Sendable (StackMobClient) async throws -> Void) async throws {
-        try await TestServer.withDataDirectory { directory in
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let server = try ServerProcess(
-                arguments: ["serve", "--port", "0"], directory: directory,
-                environment: [
-                    "STACKMOB_PUSH__PORT": "0",
-                    "STACKMOB_PASSWORDS__PBKDF2_ROUNDS": "1000",
-                    "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PUBLIC_KEY": TestServer.developmentPublicKey,
-                    "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PRIVATE_KEY": TestServer.developmentPrivateKey,
-                ])
-            let port = try #require(try await server.listeningPort(), "server did not start: \(server.log)")
-            try await TestClient.withClient(host: "127.0.0.1", port: port) { connection in
-                let client = StackMobClient(connection: connection, port: port, publicKey: TestServer.developmentPublicKey)
-                try await body(client)
-                #expect(server.isRunning, "the server stopped: \(server.log.suffix(2_000))")
-                #expect(try await client.head("/").status == .ok)
-            }
-            #expect(await server.terminate() == 0)
-        }
+        try await SpawnedServer.with { client, _ in try await body(client) }
     }
 }

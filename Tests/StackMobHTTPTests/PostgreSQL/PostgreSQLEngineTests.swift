@@ -191,35 +191,27 @@ struct PostgreSQLEngineTests {
         // One client at a time, so that every request takes an idle connection and leaves it
         // idle again; a timer per release (postgres-nio's keep-alive and idle timeout) held
         // about 3 KiB per request for 30 to 60 s.
-        try await TestServer.withDataDirectory { directory in
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let server = try ServerProcess(
-                arguments: ["serve", "--port", "0"], directory: directory,
-                environment: [
-                    "STACKMOB_PUSH__PORT": "0",
-                    "STACKMOB_STORAGE__ENGINE": "postgresql",
-                    "STACKMOB_STORAGE__POSTGRESQL__URL": try #require(TestServer.postgreSQLURL),
-                    "STACKMOB_STORAGE__POSTGRESQL__POOL_SIZE": "2",
-                    "STACKMOB_STORAGE__POSTGRESQL__SCHEMA_PREFIX": TestServer.schemaPrefix(for: directory),
-                    "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PUBLIC_KEY": TestServer.developmentPublicKey,
-                    "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PRIVATE_KEY": TestServer.developmentPrivateKey,
-                ])
-            let port = try #require(try await server.listeningPort(), "server did not start: \(server.log)")
-            try await TestClient.withClient(host: "127.0.0.1", port: port) { connection in
-                let client = StackMobClient(connection: connection, port: port, publicKey: TestServer.developmentPublicKey)
-                let created = try await client.post("/note", ["text": "kept"])
-                let id = try #require(created.object?["note_id"]?.stringValue)
-                for _ in 0..<500 { #expect(try await client.get("/note/\(id)").status == .ok) }
-                let before = try Self.anonymousKiB(server.processID)
-                let started = ContinuousClock.now
-                for _ in 0..<3_000 { _ = try await client.get("/note/\(id)") }
-                #expect(try await client.get("/note/\(id)").status == .ok)
-                let grown = try Self.anonymousKiB(server.processID) - before
-                #expect(grown < 3 * 1024, "the server's heap grew by \(grown) KiB over 3,000 reads")
-                // The idle timeouts were armed for 60 s: slower reads would let the first expire.
-                #expect(ContinuousClock.now - started < .seconds(55), "too slow to show anything")
-            }
-            #expect(await server.terminate() == 0)
+        let url = try #require(TestServer.postgreSQLURL)
+        let settings: @Sendable (String) -> [String: String] = { directory in
+            [
+                "STACKMOB_STORAGE__ENGINE": "postgresql",
+                "STACKMOB_STORAGE__POSTGRESQL__URL": url,
+                "STACKMOB_STORAGE__POSTGRESQL__POOL_SIZE": "2",
+                "STACKMOB_STORAGE__POSTGRESQL__SCHEMA_PREFIX": TestServer.schemaPrefix(for: directory),
+            ]
+        }
+        try await SpawnedServer.with(settings: settings) { client, server in
+            let created = try await client.post("/note", ["text": "kept"])
+            let id = try #require(created.object?["note_id"]?.stringValue)
+            for _ in 0..<500 { #expect(try await client.get("/note/\(id)").status == .ok) }
+            let before = try Self.anonymousKiB(server.processID)
+            let started = ContinuousClock.now
+            for _ in 0..<3_000 { _ = try await client.get("/note/\(id)") }
+            #expect(try await client.get("/note/\(id)").status == .ok)
+            let grown = try Self.anonymousKiB(server.processID) - before
+            #expect(grown < 3 * 1024, "the server's heap grew by \(grown) KiB over 3,000 reads")
+            // The idle timeouts were armed for 60 s: slower reads would let the first expire.
+            #expect(ContinuousClock.now - started < .seconds(55), "too slow to show anything")
         }
     }
 
