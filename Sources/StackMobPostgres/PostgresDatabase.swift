@@ -39,7 +39,7 @@ final class PostgresDatabase: Sendable {
         let poolSize = settings.poolSize
         runner = Task {
             await withDiscardingTaskGroup { group in
-                group.addTask { await Self.keepAlive(client, connections: poolSize) }
+                group.addTask { await Self.keepAlive(client, connections: poolSize, logger: logger) }
                 // The client runs in this task, not in a child: the keep-alive is the child,
                 // and ends with it.
                 await client.run()
@@ -53,17 +53,15 @@ final class PostgresDatabase: Sendable {
     /// may take a second): a connection a firewall or NAT dropped in silence fails there, and
     /// the pool replaces it, rather than under a request; and one that works stays known to
     /// them. Connections busy at that moment show they work anyway.
-    private static func keepAlive(_ client: PostgresClient, connections: Int) async {
+    private static func keepAlive(_ client: PostgresClient, connections: Int, logger: Logger) async {
         while (try? await Task.sleep(for: .seconds(30))) != nil {
             await withDiscardingTaskGroup { group in
                 for _ in 0..<connections {
-                    group.addTask { _ = try? await client.withConnection { try await $0.query("SELECT 1", logger: Self.quiet) } }
+                    group.addTask { _ = try? await client.withConnection { try await $0.query("SELECT 1", logger: logger) } }
                 }
             }
         }
     }
-
-    private static let quiet = Logger(label: "stackmob.postgresql.keep-alive", factory: { _ in SwiftLogNoOpLogHandler() })
 
     func close() {
         runner.cancel()

@@ -104,6 +104,15 @@ public final class ServerProcess: Sendable {
 
     public var processID: pid_t { pid }
 
+    /// The process's heap and stacks (`RssAnon` of /proc/<pid>/status), KiB: what a leak grows.
+    public func anonymousResidentKiB() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") }),
+            let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+        else { throw TestFailure("no RssAnon in /proc/\(pid)/status") }
+        return kib
+    }
+
     /// Whether the process is still running (reaps it once it has ended).
     public var isRunning: Bool {
         exitStatus.withLock { status in

@@ -14,27 +14,25 @@ public struct TimedStorageEngine: StorageEngine {
     }
 
     public func read<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
-        let start = ContinuousClock.now
-        defer { record(.read, ContinuousClock.now - start) }
-        return try await base.read(work)
+        try await timed(.read) { try await base.read(work) }
     }
 
     public func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
-        let start = ContinuousClock.now
-        defer { record(.read, ContinuousClock.now - start) }
-        return try await base.readByKey(work)
+        try await timed(.read) { try await base.readByKey(work) }
     }
 
     public func readOneStatement<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
-        let start = ContinuousClock.now
-        defer { record(.read, ContinuousClock.now - start) }
-        return try await base.readOneStatement(work)
+        try await timed(.read) { try await base.readOneStatement(work) }
     }
 
     public func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T {
+        try await timed(.write) { try await base.write(work) }
+    }
+
+    private func timed<T>(_ operation: Operation, _ body: () async throws -> T) async throws -> T {
         let start = ContinuousClock.now
-        defer { record(.write, ContinuousClock.now - start) }
-        return try await base.write(work)
+        defer { record(operation, ContinuousClock.now - start) }
+        return try await body()
     }
 
     public func loadSchemaDefinitions() async throws -> [SchemaDefinition] { try await base.loadSchemaDefinitions() }

@@ -204,22 +204,15 @@ struct PostgreSQLEngineTests {
             let created = try await client.post("/note", ["text": "kept"])
             let id = try #require(created.object?["note_id"]?.stringValue)
             for _ in 0..<500 { #expect(try await client.get("/note/\(id)").status == .ok) }
-            let before = try Self.anonymousKiB(server.processID)
+            let before = try server.anonymousResidentKiB()
             let started = ContinuousClock.now
             for _ in 0..<3_000 { _ = try await client.get("/note/\(id)") }
             #expect(try await client.get("/note/\(id)").status == .ok)
-            let grown = try Self.anonymousKiB(server.processID) - before
+            let grown = try server.anonymousResidentKiB() - before
             #expect(grown < 3 * 1024, "the server's heap grew by \(grown) KiB over 3,000 reads")
             // The idle timeouts were armed for 60 s: slower reads would let the first expire.
             #expect(ContinuousClock.now - started < .seconds(55), "too slow to show anything")
         }
-    }
-
-    /// A process's heap and stacks (`RssAnon`), KiB.
-    static func anonymousKiB(_ pid: pid_t) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") })
-        return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
     }
     #endif
 
