@@ -92,15 +92,6 @@ def perf_report(data, count):
     return [line for line in report.splitlines() if re.match(r"^\s+\d+\.\d+%", line)][:count]
 
 
-def write_script(side, scenario, out_dir):
-    """The scenario's wrk script, as bench.py writes it."""
-    plan = side.plan(scenario, out_dir)
-    script = os.path.join(out_dir, f"{scenario}.lua")
-    with open(script, "w") as f:
-        f.write(wrk.script(scenario, plan.lua, side.headers, 2, SIZES["objects"], side.id_format))
-    return script
-
-
 def profile(args, out_dir):
     """Per scenario: a wrk run (the bench's Lua) with the server's CPU time read before and
     after it, then, with --perf, a second run sampled by perf (its unwinding costs the server
@@ -115,7 +106,7 @@ def profile(args, out_dir):
         side.start(os.path.join(out_dir, "server"), {"bench", "catalog", "articles"} | ({"memos"} if signed else set()))
         pid = side.servers[0].pid
         for scenario in args.scenarios:
-            script = write_script(side, scenario, out_dir)
+            script = wrk.write_script(side, scenario, out_dir, 2, SIZES["objects"])
             before = cpu_ticks(pid)
             database_before = (cluster.ticks(), cluster.transactions()) if cluster else None
             result = wrk.run(script, side.url + "/", 2, 32, args.duration, os.path.join(out_dir, f"{scenario}.out"))
@@ -128,7 +119,7 @@ def profile(args, out_dir):
             top = []
             if args.perf:
                 # Planned again: a signed scenario's signatures are spent by the first run.
-                script = write_script(side, scenario, out_dir)
+                script = wrk.write_script(side, scenario, out_dir, 2, SIZES["objects"])
                 data = os.path.join(out_dir, f"{scenario}.perf.data")
                 recorder = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-g", "-p", str(pid), "-o", data],
                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

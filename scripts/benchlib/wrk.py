@@ -1,6 +1,7 @@
 """wrk runs: the Lua prelude every scenario shares, and the one machine-readable line each run
 prints."""
 import dataclasses
+import os
 import re
 import subprocess
 
@@ -59,6 +60,17 @@ def script(name, body, headers, threads, objects=0, id_format="%d"):
     which may define `prepare()` (once per thread) and `request()`."""
     header_lines = "\n".join(f"wrk.headers[{lua_string(k)}] = {lua_string(v)}" for k, v in headers.items())
     return PRELUDE.format(name=name, headers=header_lines, threads=threads, objects=objects, id_format=id_format) + body
+
+
+def write_script(side, scenario, directory, threads, objects):
+    """The whole Lua file of `scenario` on `side` (its plan, headers and id format), written to
+    `directory` as bench.py writes it; returns its path. Planning may prepare what the scenario
+    spends on the side (signed requests, objects to update)."""
+    plan = side.plan(scenario, directory)
+    path = os.path.join(directory, f"{scenario}.lua")
+    with open(path, "w") as f:
+        f.write(script(scenario, plan.lua, side.headers, threads, objects, side.id_format))
+    return path
 
 
 def parse(output):
