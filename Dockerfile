@@ -26,8 +26,10 @@ COPY Package.swift Package.resolve[d] ./
 RUN swift package resolve
 
 COPY . .
-RUN swift build -c release --product stackmob-server --static-swift-stdlib \
-    && install -D -m 0755 "$(swift build -c release --show-bin-path)/stackmob-server" /out/stackmob-server
+# The Swift runtime linked in, and the functions a server runs laid out side by side
+# (scripts/build-release.sh says why).
+RUN scripts/build-release.sh \
+    && install -D -m 0755 .build-release/release/stackmob-server /out/stackmob-server
 
 # ---- run ------------------------------------------------------------------------------------
 FROM debian:bookworm-slim

@@ -16,8 +16,9 @@ SCRATCH = os.path.join(os.path.dirname(os.path.dirname(PACKAGE)), ".build-ceilin
 
 
 def build(skip_build):
-    """The release binary of the package, built in its own scratch directory and linked as our
-    server is (`--static-swift-stdlib`, bench.release_binary), so the two compare like with like."""
+    """The release binary of the package, built in its own scratch directory with the Swift runtime
+    linked in (`--static-swift-stdlib`) as our server is, so that the two compare like with like.
+    Our server's link order (scripts/build-release.sh) is not applied: it lists our functions."""
     if not skip_build:
         print("[bench] building the bare Hummingbird server (scripts/hummingbird-ceiling)", file=sys.stderr, flush=True)
         subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--package-path", PACKAGE, "--scratch-path", SCRATCH],
