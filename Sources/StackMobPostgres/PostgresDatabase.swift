@@ -8,12 +8,13 @@ import StackMobCore
 ///
 /// `PostgresClient` serves requests only while its `run()` is running. The storage is opened
 /// before the application's service group exists (start-up migrations, and CLI tasks that never
-/// serve), so the database runs its own client task (with the keep-alive) and cancels it in
-/// `close()`: the one unstructured task of the engine, with a clear owner and end.
+/// serve), so the database runs its own client task and its keep-alive beside it, and cancels
+/// both in `close()`: the engine's only unstructured tasks, with a clear owner and end.
 final class PostgresDatabase: Sendable {
     let client: PostgresClient
     let logger: Logger
     private let runner: Task<Void, Never>
+    private let keepAliveRounds: Task<Void, Never>
 
     init(settings: PostgreSQLSettings, schema: String, logger: Logger) throws {
         var configuration = try PostgresURL.clientConfiguration(settings)
@@ -36,13 +37,18 @@ final class PostgresDatabase: Sendable {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
+        // `run()` in a task of its own, started first and with nothing before it: start-up leases
+        // a connection as soon as this returns, and a lease made before `run()` has begun waits
+        // for it but makes postgres-nio log a warning, which every start on PostgreSQL printed
+        // while the keep-alive's task group came first.
+        let runner = Task { await client.run() }
+        self.runner = runner
         let poolSize = settings.poolSize
-        runner = Task {
+        keepAliveRounds = Task {
             await withDiscardingTaskGroup { group in
                 group.addTask { await Self.keepAlive(client, connections: poolSize, logger: logger) }
-                // The client runs in this task, not in a child: the keep-alive is the child,
-                // and ends with it.
-                await client.run()
+                // The keep-alive ends with the client.
+                await runner.value
                 group.cancelAll()
             }
         }
@@ -64,6 +70,7 @@ final class PostgresDatabase: Sendable {
     }
 
     func close() {
+        keepAliveRounds.cancel()
         runner.cancel()
     }
 
