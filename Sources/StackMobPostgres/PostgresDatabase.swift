@@ -39,8 +39,8 @@ final class PostgresDatabase: Sendable {
         self.logger = logger
         // `run()` in a task of its own, started first and with nothing before it: start-up leases
         // a connection as soon as this returns, and a lease made before `run()` has begun waits
-        // for it but makes postgres-nio log a warning, which every start on PostgreSQL printed
-        // while the keep-alive's task group came first.
+        // for it but makes postgres-nio log a warning. With the keep-alive's task group set up
+        // first in the same task, a start on PostgreSQL printed it now and then.
         let runner = Task { await client.run() }
         self.runner = runner
         let poolSize = settings.poolSize
