@@ -117,6 +117,7 @@ let package = Package(
                 // Malformed requests: NIO's parser errors, and the parts of a connection.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 // Push: the APNs client's TLS trust (ca_file) and its ES256 key.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),

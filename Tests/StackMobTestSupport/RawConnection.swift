@@ -77,6 +77,11 @@ public final class RawConnection: Sendable {
         try? await channel.close()
     }
 
+    /// Half-closes: the server reads the end of the stream, and can still answer.
+    public func closeOutput() async throws {
+        try await channel.close(mode: .output)
+    }
+
     /// Closes abortively: with a zero linger time the kernel sends RST instead of FIN, as a
     /// client killed or cut off by a network failure does.
     public func reset() async {

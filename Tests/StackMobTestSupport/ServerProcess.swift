@@ -151,6 +151,11 @@ public final class ServerProcess: Sendable {
     }
 
     /// Sends `signal` (SIGTERM unless said otherwise) and waits for the exit status.
+    /// Sends `signal` without waiting for the process to end.
+    public func send(signal: Int32) {
+        if isRunning { kill(pid, signal) }
+    }
+
     public func terminate(signal: Int32 = SIGTERM) async -> Int32 {
         if isRunning { kill(pid, signal) }
         return await waitForExit()

@@ -50,15 +50,11 @@ public func buildApplication(
     let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks, fixtures: fixtures, metrics: metrics, routeLog: routeLog)
     let api = MethodOverrideResponder(next: router.buildResponder(), clock: clock)
     let html5Services = makeHTML5Services(backend: backend, api: api, clock: clock, logger: logger, onServerRunning: onHTML5ServerRunning)
-    return Application(
-        responder: RequestTimeoutResponder(next: api, seconds: configuration.requestTimeoutSeconds, clock: clock),
-        server: .stackMob(configuration, logger: logger),
-        configuration: .init(
-            address: .hostname(configuration.host, port: configuration.port),
-            serverName: "StackMob Server"),
+    return makeListener(
+        responder: api, configuration: configuration, clock: clock, address: .hostname(configuration.host, port: configuration.port),
         // Stopped in reverse order: push, the HTTP client, and the databases last.
         services: [BackendService(backend: backend, logger: logger), webhooks] + pushServices + html5Services
-            + makeMonitoringServices(backend: backend, metrics: metrics, logger: logger, onServerRunning: onMonitoringServerRunning)
+            + makeMonitoringServices(backend: backend, metrics: metrics, clock: clock, logger: logger, onServerRunning: onMonitoringServerRunning)
             + (configuration.backups.intervalSeconds > 0 ? [BackupService(backend: backend, clock: clock, logger: logger)] : [])
             + [RetentionSweepService(backend: backend, clock: clock, interval: .seconds(600), logger: logger)],
         logger: logger)

@@ -167,7 +167,7 @@ enum ErrorMapping {
         var headers = HTTPFields()
         if closesConnection(error) {
             // The rest of the connection's bytes cannot be trusted or waited for
-            // (`ConnectionGuardHandler` closes it after the answer).
+            // (`HTTP1ConnectionHandler` closes it after the answer).
             headers[.connection] = "close"
         }
         if let refusal = error as? FailureLimiter.Refusal {

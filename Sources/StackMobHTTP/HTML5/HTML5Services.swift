@@ -18,11 +18,9 @@ func makeHTML5Services<API: HTTPResponder>(
         // Tells each site's lines (Hummingbird's "listening on" among them) from the API's.
         siteLogger[metadataKey: "sm.listener"] = "html5.\(kind.rawValue)"
         let router = buildHTML5Router(kind: kind, backend: backend, clock: clock, standalone: true)
-        return Application(
-            responder: RequestTimeoutResponder(
-                next: HTML5Responder(api: api, site: router.buildResponder()), seconds: configuration.requestTimeoutSeconds, clock: clock),
-            server: .stackMob(configuration, logger: siteLogger),
-            configuration: .init(address: .hostname(configuration.host, port: site.port), serverName: "StackMob Server"),
+        return makeListener(
+            responder: HTML5Responder(api: api, site: router.buildResponder()), configuration: configuration, clock: clock,
+            address: .hostname(configuration.host, port: site.port),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? site.port
                 logger.notice("HTML5 site listening", metadata: ["sm.environment": "\(kind.rawValue)", "sm.html5.port": "\(port)"])

@@ -6,7 +6,7 @@ import StackMobCore
 /// The monitoring listener of its own (`monitoring.port`): `/metrics`, `/health` and `/ready`
 /// only, at `monitoring.host` (loopback by default). None without `monitoring.port`.
 func makeMonitoringServices(
-    backend: Backend, metrics: ServerMetrics, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void
+    backend: Backend, metrics: ServerMetrics, clock: any ServerClock, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void
 ) -> [any Service] {
     let configuration = backend.configuration
     guard configuration.monitoring.enabled, let port = configuration.monitoring.port else { return [] }
@@ -18,11 +18,10 @@ func makeMonitoringServices(
     router.add(middleware: NotFoundMiddleware())
     router.add(middleware: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: true))
     return [
-        Application(
-            router: router,
-            // The same connection limits and timeouts as the API's listener.
-            server: .stackMob(configuration, logger: monitoringLogger),
-            configuration: .init(address: .hostname(configuration.monitoring.host, port: port), serverName: "StackMob Server"),
+        // The same connection limits and timeouts as the API's listener.
+        makeListener(
+            responder: router.buildResponder(), configuration: configuration, clock: clock,
+            address: .hostname(configuration.monitoring.host, port: port),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
                 logger.notice("Monitoring listening", metadata: ["sm.monitoring.port": "\(bound)"])

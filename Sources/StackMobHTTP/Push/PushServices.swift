@@ -31,12 +31,9 @@ func makePushServices(
         pushLogger[metadataKey: "sm.listener"] = "push"
         let router = buildPushRouter(backend: backend, clock: clock, standalone: true)
         services.append(
-            Application(
-                responder: RequestTimeoutResponder(
-                    next: MethodOverrideResponder(next: router.buildResponder(), clock: clock), seconds: configuration.requestTimeoutSeconds,
-                    clock: clock),
-                server: .stackMob(configuration, logger: pushLogger),
-                configuration: .init(address: .hostname(configuration.host, port: configuration.push.port), serverName: "StackMob Server"),
+            makeListener(
+                responder: MethodOverrideResponder(next: router.buildResponder(), clock: clock), configuration: configuration, clock: clock,
+                address: .hostname(configuration.host, port: configuration.push.port),
                 onServerRunning: { channel in
                     let port = channel.localAddress?.port ?? configuration.push.port
                     logger.notice("Push host listening", metadata: ["sm.push.port": "\(port)"])

@@ -16,7 +16,7 @@ struct EventLoopTaskExecutorTests {
             var places = [loop.inEventLoop]
             await Task.yield()
             places.append(loop.inEventLoop)
-            // As `RequestTimeoutResponder` starts a request's work.
+            // As `HTTP1Exchange` starts a request's task.
             places.append(await Task(executorPreference: EventLoopTaskExecutor(loop)) { loop.inEventLoop }.value)
             return places
         }

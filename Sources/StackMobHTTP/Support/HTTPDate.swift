@@ -1,4 +1,4 @@
-/// IMF-fixdate (RFC 9110 §5.6.7), for `Last-Modified`: `Sun, 06 Nov 1994 08:49:37 GMT`. Written
+/// IMF-fixdate (RFC 9110 §5.6.7), for `Last-Modified` and `Date`: `Sun, 06 Nov 1994 08:49:37 GMT`. Written
 /// by hand because Foundation's formatters are not `Sendable` and costly to make per request.
 enum HTTPDate {
     static func format(secondsSince1970 seconds: Int) -> String {

@@ -1,0 +1,167 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
+
+/// Starting a request's task, and writing its response as the task hands it over.
+extension HTTP1ConnectionHandler {
+    func dispatch(_ request: HTTPRequest, body: RequestBody, context: ChannelHandlerContext) {
+        responding = true
+        idleSince = nil
+        exchanges &+= 1
+        HTTP1Exchange.start(
+            request: Request(head: request, body: body), responder: responder, channel: context.channel,
+            connection: HTTP1ResponseTarget(handler: NIOLoopBound(self, eventLoop: context.eventLoop), exchange: exchanges),
+            settings: settings, logger: logger, executor: executor)
+    }
+
+    /// Writes what is left of the response (its head too, unless already written), then its end:
+    /// a response whose body is one buffer goes out in one flush.
+    func writeResponse(exchange: UInt64, head: HTTPResponse?, body: ByteBuffer?, trailers: HTTPFields?) {
+        guard let context, responding, exchange == exchanges else { return }
+        if let head { context.write(wrapOutboundOut(.head(responseHead(head))), promise: nil) }
+        if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        let end = wrapOutboundOut(.end(trailers.map(HTTPHeaders.init)))
+        guard !(closeAfterResponse || closeQuietlyAfterResponse || isBroken) else {
+            responding = false
+            closeAfter(context.writeAndFlush(end), context: context)
+            return
+        }
+        context.writeAndFlush(end, promise: nil)
+        responseEnded()
+    }
+
+    /// A part of a streamed response body. When the socket cannot take more for now, the
+    /// returned future completes once it has taken this part: the writer waits for it.
+    func writeStreamed(exchange: UInt64, body: ByteBuffer, head: HTTPResponse?) throws -> EventLoopFuture<Void>? {
+        guard let context, responding, exchange == exchanges, context.channel.isActive else { throw ChannelError.ioOnClosedChannel }
+        if let head { context.write(wrapOutboundOut(.head(responseHead(head))), promise: nil) }
+        guard !context.channel.isWritable else {
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+            return nil
+        }
+        return context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(body))))
+    }
+
+    /// The request's task ended without finishing its response (its body failed midway): the
+    /// connection cannot carry another response, so it closes.
+    func abandonResponse(exchange: UInt64) {
+        guard responding, exchange == exchanges else { return }
+        responding = false
+        reading = .broken
+        context?.close(promise: nil)
+    }
+
+    /// The responder threw the parser's error (a body that broke): answered as a head the parser
+    /// refused.
+    func abandonWithMalformedRequest(exchange: UInt64) {
+        guard let context, responding, exchange == exchanges else { return }
+        responding = false
+        reading = .broken
+        writeMalformedRequest(context: context)
+    }
+
+    /// The head on the wire: `Connection: close` when the server closes after it; a response that
+    /// says so itself closes the connection too.
+    private func responseHead(_ response: HTTPResponse) -> HTTPResponseHead {
+        var response = response
+        if response.headerFields[.connection]?.lowercased() == "close" {
+            closeAfterResponse = true
+        } else if closeAfterResponse {
+            response.headerFields[.connection] = "close"
+        }
+        return HTTPResponseHead(response)
+    }
+
+    /// A request head the parser refused: 400 without a body, as Hummingbird answered it, then
+    /// the connection closes.
+    func writeMalformedRequest(context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "connection", value: "close")
+        headers.add(name: "content-length", value: "0")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+        closeAfter(context.writeAndFlush(wrapOutboundOut(.end(nil))), context: context)
+    }
+
+    /// Closes the connection once `written` (its last response) is on the wire: the write side
+    /// first, so that the client reads the response and then the end of the stream; the read
+    /// side once the client closes too, or after `lingerTimeout`, dropping what it still sends
+    /// (the rest of a body nobody read). Closing both at once while the client still sends makes
+    /// the kernel reset the connection, and the client may lose the response.
+    func closeAfter(_ written: EventLoopFuture<Void>, context: ChannelHandlerContext) {
+        reading = .broken
+        queued.removeAll()
+        bodyFull = false
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        written.whenComplete { _ in bound.value.linger() }
+    }
+
+    /// How long a connection closing after its response keeps reading what the client still sends.
+    static var lingerTimeout: TimeAmount { .seconds(2) }
+
+    private func linger() {
+        guard let context else { return }
+        guard !inputClosed else {
+            context.close(promise: nil)
+            return
+        }
+        context.close(mode: .output, promise: nil)
+        let now = NIODeadline.now()
+        lingerSince = now
+        setTimer(for: now + Self.lingerTimeout)
+        resumeReading()
+    }
+
+    private var isBroken: Bool {
+        if case .broken = reading { return true }
+        return false
+    }
+
+    /// The response is written: the connection is ready for the next request, once this one's
+    /// body has been read to its end.
+    private func responseEnded() {
+        responding = false
+        switch reading {
+        case .complete:
+            reading = .idle
+        case .head, .body:
+            // Answered before its body was read: the rest of it is dropped as it arrives.
+            bodyFull = false
+            reading = .discarding
+        case .idle, .discarding, .broken:
+            break
+        }
+        if case .idle = reading { becameIdle() }
+        resumeReading()
+    }
+
+    /// No request under way: the pipelined requests are taken in turn, then the connection waits
+    /// for the next one (or closes if the client said it is done).
+    func becameIdle() {
+        guard let context else { return }
+        while !queued.isEmpty && !mustWait {
+            switch queued.removeFirst() {
+            case .part(let part): receive(part, context: context)
+            case .error(let error): failed(error, context: context)
+            }
+        }
+        // No read completes for what was queued: a head without its whole body starts its task now.
+        if queued.isEmpty, case .head = reading { startStreaming(context: context) }
+        if case .idle = reading, !responding {
+            idleSince = .now()
+            setTimer(for: idleSince! + settings.idleTimeout)
+        }
+        closeIfDone()
+        resumeReading()
+    }
+
+    /// A request read to its end is being answered, or nothing more can be read.
+    private var mustWait: Bool {
+        switch reading {
+        case .complete: responding
+        case .broken: true
+        case .idle, .head, .body, .discarding: false
+        }
+    }
+}

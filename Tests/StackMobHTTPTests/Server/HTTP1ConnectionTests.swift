@@ -1,0 +1,178 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import StackMobCore
+import StackMobTestSupport
+import Testing
+
+/// The HTTP/1.1 connection layer (`HTTP1Connection`), byte for byte over a real socket: requests
+/// pipelined, bodies arriving in pieces or larger than what is collected whole, connections the
+/// client ends, and a shutdown with a request under way. Malformed and slow requests:
+/// `MalformedRequestTests`.
+@Suite("HTTP/1.1 connections")
+struct HTTP1ConnectionTests {
+    static let key = TestServer.developmentPublicKey
+
+    static func request(_ method: String, _ path: String, headers: [String] = [], body: String = "", version: String = "HTTP/1.1") -> String {
+        var lines = ["\(method) \(path) \(version)", "Host: 127.0.0.1", "Accept: application/vnd.stackmob+json; version=0", "X-StackMob-API-Key: \(key)"]
+        if !body.isEmpty { lines.append("Content-Length: \(body.utf8.count)") }
+        return (lines + headers).joined(separator: "\r\n") + "\r\n\r\n" + body
+    }
+
+    @Test("pipelined requests are answered one by one, in order, each with Date and Server")
+    func pipelined() async throws {
+        try await TestServer.run { client in
+            let connection = try await RawConnection.connect(port: client.port)
+            // Three requests in one write: a create, a read of what it created, and a miss.
+            try await connection.send(
+                Self.request("POST", "/pipe", body: #"{"pipe_id":"p1","n":1}"#) + Self.request("GET", "/pipe/p1") + Self.request("GET", "/pipe/none"))
+            let created = try #require(try await connection.response())
+            let read = try #require(try await connection.response())
+            let missing = try #require(try await connection.response())
+            #expect(created.status == 201, "\(created.body)")
+            #expect(read.status == 200 && read.body.contains(#""n":1"#), "\(read.body)")
+            #expect(missing.status == 404)
+            for response in [created, read, missing] {
+                #expect(response.headers["server"] == "StackMob Server")
+                let date = try #require(response.headers["date"])
+                #expect(date.hasSuffix(" GMT") && date.count == 29, "\(date)")
+            }
+            #expect(!(try await connection.closedByServer(within: .milliseconds(200))))
+            await connection.close()
+        }
+    }
+
+    @Test("a body sent in pieces, and one larger than what is read whole, reach their route whole", arguments: [1_000, 300_000])
+    func bodies(size: Int) async throws {
+        try await TestServer.run { client in
+            let connection = try await RawConnection.connect(port: client.port)
+            let text = String(repeating: "x", count: size)
+            let body = #"{"big_id":"b\#(size)","text":"\#(text)"}"#
+            let request = Self.request("POST", "/big", body: body)
+            // The head alone, then the body in five pieces with pauses between them.
+            let head = String(request.utf8.prefix(request.utf8.count - body.utf8.count))!
+            try await connection.send(head)
+            let pieces = stride(from: 0, to: body.utf8.count, by: body.utf8.count / 5 + 1).map { start in
+                String(body.utf8.dropFirst(start).prefix(body.utf8.count / 5 + 1))!
+            }
+            for piece in pieces {
+                try await Task.sleep(for: .milliseconds(30))
+                try await connection.send(piece)
+            }
+            let created = try #require(try await connection.response())
+            #expect(created.status == 201, "\(created.body.prefix(300))")
+            let stored = try await client.get("/big/b\(size)")
+            #expect(stored.object?["text"]?.stringValue?.count == size)
+            await connection.close()
+        }
+    }
+
+    @Test("a body past the limit is refused while it streams, and the connection is not held", arguments: [false, true])
+    func tooLarge(chunked: Bool) async throws {
+        try await TestServer.run(configure: { $0.maxBodyBytes = 100_000 }) { client in
+            let connection = try await RawConnection.connect(port: client.port)
+            let text = String(repeating: "y", count: 400_000)
+            if chunked {
+                let chunk = String(text.utf8.count, radix: 16)
+                try await connection.send(
+                    Self.request("POST", "/big", headers: ["Transfer-Encoding: chunked"]) + "\(chunk)\r\n\(text)\r\n0\r\n\r\n")
+            } else {
+                try await connection.send(Self.request("POST", "/big", body: text))
+            }
+            let refused = try #require(try await connection.response())
+            #expect(refused.status == 413, "\(refused.body)")
+            // The rest of the body was read and dropped: the connection serves the next request.
+            try await connection.send(Self.request("GET", "/big/none"))
+            #expect(try await connection.response()?.status == 404)
+            await connection.close()
+        }
+    }
+
+    @Test("Connection: close and HTTP/1.0 end the connection after the answer")
+    func clientCloses() async throws {
+        try await TestServer.run { client in
+            for (headers, version) in [(["Connection: close"], "HTTP/1.1"), ([], "HTTP/1.0")] {
+                let connection = try await RawConnection.connect(port: client.port)
+                try await connection.send(Self.request("GET", "/thing/none", headers: headers, version: version))
+                #expect(try await connection.response()?.status == 404, "\(version) \(headers)")
+                #expect(try await connection.closedByServer(within: .seconds(5)), "\(version) \(headers)")
+                await connection.close()
+            }
+            // HTTP/1.0 asking to be kept alive is.
+            let keptAlive = try await RawConnection.connect(port: client.port)
+            for _ in 0..<2 {
+                try await keptAlive.send(Self.request("GET", "/thing/none", headers: ["Connection: keep-alive"], version: "HTTP/1.0"))
+                #expect(try await keptAlive.response()?.status == 404)
+            }
+            #expect(!(try await keptAlive.closedByServer(within: .milliseconds(200))))
+            await keptAlive.close()
+        }
+    }
+
+    @Test("a client that half-closes after its request still gets its answer, then the connection closes")
+    func halfClosed() async throws {
+        try await TestServer.run { client in
+            let connection = try await RawConnection.connect(port: client.port)
+            try await connection.send(Self.request("POST", "/half", body: #"{"half_id":"h1"}"#))
+            try await connection.closeOutput()
+            let created = try #require(try await connection.response())
+            #expect(created.status == 201, "\(created.body)")
+            #expect(try await connection.closedByServer(within: .seconds(5)))
+            #expect(try await client.get("/half/h1").status == .ok)
+        }
+    }
+
+    @Test("an idle connection is closed after limits.idle_timeout_seconds; a busy one is not")
+    func idleTimeout() async throws {
+        // Three seconds: a loaded test run can pause the client for a second or more.
+        try await TestServer.run(configure: { $0.idleTimeoutSeconds = 3 }) { client in
+            let busy = try await RawConnection.connect(port: client.port)
+            let started = ContinuousClock.now
+            while ContinuousClock.now - started < .seconds(4) {
+                try await busy.send(Self.request("GET", "/thing/none"))
+                #expect(try await busy.response()?.status == 404)
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            #expect(!(try await busy.closedByServer(within: .milliseconds(100))))
+            #expect(try await busy.closedByServer(within: .seconds(8)))
+            await busy.close()
+        }
+    }
+
+    @Test("on SIGTERM a request under way is answered, an idle connection is closed, and the server exits cleanly")
+    func gracefulShutdown() async throws {
+        let hooks = Router()
+        hooks.post("/slow") { _, _ -> String in
+            try await Task.sleep(for: .milliseconds(1_500))
+            return "late"
+        }
+        try await Application(router: hooks, configuration: .init(address: .hostname("127.0.0.1", port: 0))).test(.live) { hook in
+            let hookPort = try #require(hook.port)
+            try await TestServer.withDataDirectory { directory in
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                let server = try ServerProcess(
+                    arguments: ["serve", "--port", "0"], directory: directory,
+                    environment: [
+                        "STACKMOB_PUSH__PORT": "0",
+                        "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PUBLIC_KEY": Self.key,
+                        "STACKMOB_ENVIRONMENTS__DEVELOPMENT__CUSTOM_CODE": #"{"slow":"http://127.0.0.1:\#(hookPort)/slow"}"#,
+                    ])
+                let port = try #require(try await server.listeningPort(), "server did not start: \(server.log)")
+                let idle = try await RawConnection.connect(port: port)
+                try await idle.send(Self.request("GET", "/thing/none"))
+                #expect(try await idle.response()?.status == 404)
+                let busy = try await RawConnection.connect(port: port)
+                try await busy.send(Self.request("GET", "/slow"))
+                try await Task.sleep(for: .milliseconds(300))
+                server.send(signal: SIGTERM)
+                #expect(try await idle.closedByServer(within: .seconds(5)))
+                let answered = try #require(try await busy.response(), "\(server.log.suffix(2_000))")
+                #expect(answered.status == 200, "\(answered.body)")
+                #expect(answered.body == "late")
+                #expect(await server.waitForExit() == 0, "\(server.log.suffix(2_000))")
+                await idle.close()
+                await busy.close()
+            }
+        }
+    }
+}
