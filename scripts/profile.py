@@ -3,6 +3,7 @@
 
     python3 scripts/profile.py [--binary .build-release/release/stackmob-server] [--duration 10] [--perf 15]
     python3 scripts/profile.py --engine postgresql --scenarios get_one,page
+    python3 scripts/profile.py --callgrind [--top 25]
 
 Starts the binary on SQLite (or on a throw-away PostgreSQL cluster) with small seeds, then runs each scenario with wrk as bench.py does
 (-t2 -c32, the same Lua) and reads the server's own CPU time (user + system, every thread, from
@@ -12,8 +13,12 @@ busy machine disturbs much less than requests per second (wrk's own CPU is not i
 functions with the most samples of their own are printed. On PostgreSQL the table adds the
 database's side: the CPU time of the cluster's processes and its transactions, per request.
 
-Why not instructions: this VM exposes no hardware counters to perf, and Debian bookworm's valgrind
-(3.19) stops with an internal error inside the Swift runtime's libdispatch before main().
+With --callgrind it counts instructions instead (benchlib/callgrind.py): the server runs under
+valgrind's callgrind, each scenario for --duration seconds of wrk -t1 -c4, and the table gives the
+instructions per request, then where they go by group and by function. Instruction counts are
+the same from run to run on a busy machine, so they show a change's effect where requests per
+second cannot; they leave out the kernel's share (system calls, wake-ups). This VM exposes no
+hardware counters to perf, so callgrind is the only instruction count here.
 """
 import argparse
 import os
@@ -26,7 +31,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import wrk  # noqa: E402
+from benchlib import callgrind, wrk  # noqa: E402
 from benchlib.stackmob_side import StackMobSide  # noqa: E402
 import pg_cluster  # noqa: E402
 
@@ -92,6 +97,46 @@ def perf_report(data, count):
     return [line for line in report.splitlines() if re.match(r"^\s+\d+\.\d+%", line)][:count]
 
 
+def count_instructions(args, out_dir):
+    """Per scenario: instructions per request under callgrind, by group and by function."""
+    signed = SIGNED if "owned" in args.scenarios else 0
+    binary = callgrind.strip_debug_info(args.binary, out_dir)
+    side = StackMobSide("callgrind", binary, "sqlite", None, None, SIZES, signed=signed, launcher=callgrind.launcher(out_dir))
+    rows = []
+    try:
+        side.start(os.path.join(out_dir, "server"), {"bench", "catalog", "articles"} | ({"memos"} if signed else set()))
+        pid = side.servers[0].pid
+        for scenario in args.scenarios:
+            script = wrk.write_script(side, scenario, out_dir, 1, SIZES["objects"])
+            # A short warm-up: the first requests of a route fill caches (schemas, statements).
+            wrk.run(script, side.url + "/", 1, 4, 2, os.path.join(out_dir, f"{scenario}-warmup.out"))
+            if signed and scenario == "owned":
+                script = wrk.write_script(side, scenario, out_dir, 1, SIZES["objects"])
+            callgrind.control(pid, "--zero")
+            result = wrk.run(script, side.url + "/", 1, 4, args.duration, os.path.join(out_dir, f"{scenario}.out"))
+            total, own = callgrind.parse_file(callgrind.dump(pid, out_dir))
+            rows.append((scenario, total / result.requests, result.requests, callgrind.top_groups(own), own))
+            print(f"[profile] {scenario}: {total / result.requests:,.0f} instructions per request ({result.requests} requests)",
+                  file=sys.stderr)
+    finally:
+        side.stop()
+    return rows
+
+
+def print_instructions(rows, top):
+    print("| scenario | instructions per request | requests counted |")
+    print("|---|---|---|")
+    for scenario, per_request, requests, _, _ in rows:
+        print(f"| {scenario} | {per_request:,.0f} | {requests} |")
+    for scenario, per_request, requests, groups, own in rows:
+        print(f"\n{scenario}: where the {per_request:,.0f} instructions of a request go")
+        for name, count in groups.most_common():
+            print(f"  {count / requests:10,.0f}  {100 * count / sum(groups.values()):5.1f}%  {name}")
+        print("  functions with the most instructions of their own:")
+        for function, count in own.most_common(top):
+            print(f"  {count / requests:10,.0f}  {function[:150]}")
+
+
 def profile(args, out_dir):
     """Per scenario: a wrk run (the bench's Lua) with the server's CPU time read before and
     after it, then, with --perf, a second run sampled by perf (its unwinding costs the server
@@ -145,6 +190,8 @@ def main(argv=None):
     parser.add_argument("--duration", type=int, default=10, help="seconds of wrk -t2 -c32 per scenario")
     parser.add_argument("--scenarios", default=",".join(SCENARIOS), help=f"comma-separated subset of {', '.join(SCENARIOS)}")
     parser.add_argument("--perf", type=int, default=0, metavar="N", help="sample with perf and print each scenario's top N functions")
+    parser.add_argument("--callgrind", action="store_true", help="count instructions per request under valgrind (SQLite)")
+    parser.add_argument("--top", type=int, default=25, help="with --callgrind: how many functions to list per scenario")
     parser.add_argument("--out", help="where the server and perf data go (default: a temporary directory)")
     args = parser.parse_args(argv)
     args.scenarios = [name for name in args.scenarios.split(",") if name]
@@ -152,8 +199,14 @@ def main(argv=None):
         parser.error(f"scenarios are {', '.join(SCENARIOS)}")
     if args.perf and not shutil.which("perf"):
         sys.exit("profile: perf is missing (apt-get install linux-perf)")
+    if args.callgrind and (not shutil.which("valgrind") or args.engine != "sqlite"):
+        sys.exit("profile: --callgrind needs valgrind (apt-get install valgrind) and runs on SQLite")
     out_dir = args.out or tempfile.mkdtemp(prefix="stackmob-profile-")
     os.makedirs(out_dir, exist_ok=True)
+    if args.callgrind:
+        print_instructions(count_instructions(args, out_dir), args.top)
+        print(f"\n(wrk -t1 -c4 -d{args.duration}s per scenario under callgrind; files in {out_dir})")
+        return
     rows = profile(args, out_dir)
     if args.engine == "postgresql":
         print("| scenario | server CPU per request (µs) | PostgreSQL CPU per request (µs) | transactions per request | requests/s |")

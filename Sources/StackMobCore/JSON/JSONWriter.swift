@@ -90,7 +90,7 @@ public enum JSONWriter {
 
     /// Decimal digits written straight into the output: `String(integer)` allocated a string
     /// for every number of every response (timestamps are in every object).
-    private static func writeInteger(_ integer: Int64, into output: inout [UInt8]) {
+    public static func writeInteger(_ integer: Int64, into output: inout [UInt8]) {
         if integer < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = integer.magnitude
         // UInt64.max has 20 digits; they come out last first.

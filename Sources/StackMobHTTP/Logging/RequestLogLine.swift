@@ -15,6 +15,9 @@ struct RequestLogLine: Sendable {
     let status: Int
     let duration: Duration
 
+    /// The line's metadata keys, sorted.
+    static let keys = ["sm.duration_ms", "sm.method", "sm.path", "sm.status"]
+
     /// The line's metadata, sorted by key.
     var pairs: [(key: String, value: String)] {
         [("sm.duration_ms", "\(milliseconds)"), ("sm.method", method), ("sm.path", path), ("sm.status", "\(status)")]
@@ -27,7 +30,7 @@ struct RequestLogLine: Sendable {
         return metadata
     }
 
-    private var milliseconds: Double {
+    var milliseconds: Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 }

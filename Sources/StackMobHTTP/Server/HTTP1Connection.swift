@@ -14,12 +14,12 @@ import NIOHTTP1
 /// task per connection, and ran each request in a second task for its deadline. For `HEAD /`
 /// those bridges were over a third of the instructions a request cost (issue 19). Hummingbird's
 /// server, router, middleware, `Request` and `Response` are used as before.
-struct HTTP1Connection<Responder: HTTPResponder>: ServerChildChannel where Responder.Context == StackMobRequestContext {
+struct HTTP1Connection: ServerChildChannel {
     struct Value: ServerChildChannelValue {
         let channel: any Channel
     }
 
-    let responder: Responder
+    let responder: any HTTPResponder<StackMobRequestContext>
     let settings: HTTP1ConnectionSettings
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -52,8 +52,7 @@ extension HTTPServerBuilder {
     /// Connections served by `HTTP1Connection`, answered by `responder`. The responder Hummingbird
     /// hands the builder (the `Application`'s, which adds `Date` and `Server` and tags the
     /// request's logger) is not used: `HTTP1Exchange` does the same for each request.
-    static func stackMob<Responder: HTTPResponder>(responder: Responder, settings: HTTP1ConnectionSettings) -> HTTPServerBuilder
-    where Responder.Context == StackMobRequestContext {
+    static func stackMob(responder: any HTTPResponder<StackMobRequestContext>, settings: HTTP1ConnectionSettings) -> HTTPServerBuilder {
         HTTPServerBuilder { _ in HTTP1Connection(responder: responder, settings: settings) }
     }
 }

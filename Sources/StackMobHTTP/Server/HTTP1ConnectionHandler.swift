@@ -23,8 +23,10 @@ import NIOHTTPTypesHTTP1
 ///   says `Connection: close` itself (a malformed body, a body timeout);
 /// - **a listener's connections** are capped (`ConnectionCounter`): one past the cap is closed as
 ///   soon as it is accepted.
-final class HTTP1ConnectionHandler<Responder: HTTPResponder>: ChannelDuplexHandler, RemovableChannelHandler
-where Responder.Context == StackMobRequestContext {
+///
+/// Not generic over the responder (an existential, called once per request): the nested types
+/// of a generic class are generic too, and each use of them looked up their metadata at run time.
+final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
@@ -53,7 +55,7 @@ where Responder.Context == StackMobRequestContext {
         case error(any Error)
     }
 
-    let responder: Responder
+    let responder: any HTTPResponder<StackMobRequestContext>
     let settings: HTTP1ConnectionSettings
     let logger: Logger
     /// The connection's event loop as a task executor: where its requests' tasks run.
@@ -105,7 +107,7 @@ where Responder.Context == StackMobRequestContext {
     var timer: Scheduled<Void>?
     var timerFires: NIODeadline?
 
-    init(responder: Responder, settings: HTTP1ConnectionSettings, logger: Logger, eventLoop: any EventLoop) {
+    init(responder: any HTTPResponder<StackMobRequestContext>, settings: HTTP1ConnectionSettings, logger: Logger, eventLoop: any EventLoop) {
         self.responder = responder
         self.settings = settings
         self.logger = logger

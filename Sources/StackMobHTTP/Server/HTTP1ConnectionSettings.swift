@@ -23,6 +23,7 @@ struct HTTP1ConnectionSettings: Sendable {
     let connections: ConnectionCounter
     let deadlines: RequestDeadlines
     let date: DateHeader
+    let requestIDs: RequestIDs
     let clock: any ServerClock
 
     init(_ configuration: StackMobCore.ServerConfiguration, clock: any ServerClock, connections: ConnectionCounter) {
@@ -38,6 +39,7 @@ struct HTTP1ConnectionSettings: Sendable {
         self.connections = connections
         deadlines = RequestDeadlines()
         date = DateHeader()
+        requestIDs = RequestIDs()
         self.clock = clock
     }
 }

@@ -19,12 +19,12 @@ import Synchronization
 /// sleeping task: `Task.sleep` arms a libdispatch timer that outlives its cancellation, and on
 /// the trivial route that cost more than the route itself.
 enum HTTP1Exchange {
-    static func start<Responder: HTTPResponder>(
-        request: Request, responder: Responder, channel: any Channel, connection: HTTP1ResponseTarget<Responder>,
+    static func start(
+        request: Request, responder: any HTTPResponder<StackMobRequestContext>, channel: any Channel, connection: HTTP1ResponseTarget,
         settings: HTTP1ConnectionSettings, logger: Logger, executor: EventLoopTaskExecutor
-    ) where Responder.Context == StackMobRequestContext {
+    ) {
         var logger = logger
-        logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
+        logger[metadataKey: "hb.request.id"] = .string(settings.requestIDs.next())
         let deadline = RequestDeadline()
         let seconds = settings.requestTimeoutSeconds
         let entry = settings.deadlines.add(deadline: .now() + .seconds(Int64(seconds)), on: channel.eventLoop) { deadline.expire() }

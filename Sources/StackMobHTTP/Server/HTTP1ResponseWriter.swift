@@ -4,8 +4,8 @@ import NIOCore
 
 /// A request's way back to its connection: the connection's handler, reached on its event loop,
 /// and the number of the exchange being answered (a late call for an earlier one is ignored).
-struct HTTP1ResponseTarget<Responder: HTTPResponder>: Sendable where Responder.Context == StackMobRequestContext {
-    let handler: NIOLoopBound<HTTP1ConnectionHandler<Responder>>
+struct HTTP1ResponseTarget: Sendable {
+    let handler: NIOLoopBound<HTTP1ConnectionHandler>
     let exchange: UInt64
 
     /// At once when on the connection's event loop, where a request's task runs; otherwise as a
@@ -49,15 +49,15 @@ struct HTTP1ResponseTarget<Responder: HTTPResponder>: Sendable where Responder.C
 /// Writes a `Response`'s body to the connection. A body that is one buffer of the declared length
 /// (most responses) waits for `finish`, so that head, body and end go out in one flush; a body
 /// written in parts (a file) is flushed part by part, waiting whenever the socket is full.
-struct HTTP1ResponseWriter<Responder: HTTPResponder>: ResponseBodyWriter where Responder.Context == StackMobRequestContext {
-    let connection: HTTP1ResponseTarget<Responder>
+struct HTTP1ResponseWriter: ResponseBodyWriter {
+    let connection: HTTP1ResponseTarget
     /// Written with the first part of the body, or with the end.
     var head: HTTPResponse?
     /// `Content-Length`, when the response declares one.
     let length: Int?
     var held: ByteBuffer?
 
-    init(connection: HTTP1ResponseTarget<Responder>, head: HTTPResponse, length: Int?) {
+    init(connection: HTTP1ResponseTarget, head: HTTPResponse, length: Int?) {
         self.connection = connection
         self.head = head
         self.length = length

@@ -78,6 +78,9 @@ struct LogFormatTests {
                 logger[metadataKey: "hb.request.id"] = .stringConvertible(42)
                 // A logger key the line also has: the line's value wins on both paths.
                 logger[metadataKey: "sm.status"] = "logger's"
+                // Logger keys that sort between the line's keys, and after them all.
+                logger[metadataKey: "sm.listener"] = "push"
+                logger[metadataKey: "sm.zone"] = "z"
                 logger.log(level: .info, RequestLogLine.message, metadata: line.metadata, source: RequestLogLine.source)
                 logger.logRequest(line)
                 logger.logLevel = .notice
@@ -89,6 +92,7 @@ struct LogFormatTests {
             let untimed = lines.map { $0.replacing(time, with: "") }
             #expect(untimed.count == 2 && untimed[0] == untimed[1] && (lines[0].count - 40..<lines[0].count).contains(untimed[0].count), "\(format): \(lines)")
             #expect(untimed.allSatisfy { $0.contains("200") && $0.contains("hb.request.id") && !$0.contains("logger's") }, "\(format): \(lines)")
+            #expect(untimed.allSatisfy { $0.contains("sm.listener") && $0.contains("sm.zone") }, "\(format): \(lines)")
         }
     }
 
