@@ -5,18 +5,19 @@ import NIOCore
 import NIOHTTP1
 
 /// HTTP/1.1 as every listener serves it (API, push, HTML5 sites, monitoring): NIO's parser and
-/// encoder, then one `HTTP1ConnectionHandler`, which reads each request, runs it in a task of its
-/// own on the connection's event loop (`HTTP1Exchange`) and writes its response back.
+/// encoder, then one `HTTP1ConnectionHandler`, which reads each request and hands it to the
+/// connection's task (`HTTP1Exchange`), and writes the response the task hands back.
 ///
 /// It takes the place of Hummingbird's `HTTP1Channel`, which carries every connection through
 /// `NIOAsyncChannel` (an async stream of request parts in, an async writer of response parts out,
-/// each part converted between NIO's and swift-http-types' types in a handler of its own) to one
-/// task per connection, and ran each request in a second task for its deadline. For `HEAD /`
+/// each part converted between NIO's and swift-http-types' types in a handler of its own), and
+/// ran each request in a second task for its deadline. For `HEAD /`
 /// those bridges were over a third of the instructions a request cost (issue 19). Hummingbird's
 /// server, router, middleware, `Request` and `Response` are used as before.
 struct HTTP1Connection: ServerChildChannel {
     struct Value: ServerChildChannelValue {
         let channel: any Channel
+        let handler: NIOLoopBound<HTTP1ConnectionHandler>
     }
 
     let responder: any HTTPResponder<StackMobRequestContext>
@@ -30,19 +31,33 @@ struct HTTP1Connection: ServerChildChannel {
                 // swift-http-types validated the response's fields.
                 withOutboundHeaderValidation: false, withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: settings.decoderLimits)
-            try channel.pipeline.syncOperations.addHandler(
-                HTTP1ConnectionHandler(responder: responder, settings: settings, logger: logger, eventLoop: channel.eventLoop))
-            return Value(channel: channel)
+            let handler = HTTP1ConnectionHandler(settings: settings)
+            try channel.pipeline.syncOperations.addHandler(handler)
+            return Value(channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
         }
     }
 
-    /// The connection's task in Hummingbird's server lasts as long as the connection, so that a
-    /// graceful shutdown waits for it: the handler closes it after the response under way.
+    /// Hummingbird's server runs this for as long as the connection lasts, so that a graceful
+    /// shutdown waits for it (the handler closes the connection after the response under way).
+    /// The connection's requests are answered by a task of its own, which prefers the
+    /// connection's event loop: a request is read, answered and written on one thread.
     func handle(value: Value, logger: Logger) async {
         let channel = value.channel
+        let executor = EventLoopTaskExecutor(channel.eventLoop)
+        let serving = ServingTask()
         await withTaskCancellationHandler {
+            // A request's deadline cancels the task that answers it: the next one takes over.
+            while !Task.isCancelled {
+                let task = Task(executorPreference: executor) { [responder, settings] in
+                    await HTTP1Exchange.serve(
+                        connection: value.handler, responder: responder, channel: channel, settings: settings, logger: logger, serving: serving)
+                }
+                serving.set(task)
+                if await task.value { break }
+            }
             try? await channel.closeFuture.get()
         } onCancel: {
+            serving.cancel()
             channel.close(promise: nil)
         }
     }

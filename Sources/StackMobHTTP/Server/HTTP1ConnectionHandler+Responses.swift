@@ -4,16 +4,39 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
-/// Starting a request's task, and writing its response as the task hands it over.
+/// Handing a request to the connection's task, and writing its response as the task hands it
+/// back.
 extension HTTP1ConnectionHandler {
     func dispatch(_ request: HTTPRequest, body: RequestBody, context: ChannelHandlerContext) {
         responding = true
         idleSince = nil
         exchanges &+= 1
-        HTTP1Exchange.start(
-            request: Request(head: request, body: body), responder: responder, channel: context.channel,
-            connection: HTTP1ResponseTarget(handler: NIOLoopBound(self, eventLoop: context.eventLoop), exchange: exchanges),
-            settings: settings, logger: logger, executor: executor)
+        let next = (Request(head: request, body: body), exchanges)
+        if let waiting = waitingTask {
+            waitingTask = nil
+            waiting.resume(returning: next)
+        } else {
+            pendingRequest = next
+        }
+    }
+
+    /// The next request and its exchange number, for the connection's task: at once if one was
+    /// read, else once one is; nil once the connection is closed.
+    func nextRequest() async -> (Request, UInt64)? {
+        if let next = pendingRequest {
+            pendingRequest = nil
+            return next
+        }
+        guard context != nil, !ended else { return nil }
+        return await withUnsafeContinuation { waitingTask = $0 }
+    }
+
+    /// No request will come any more: the connection's task ends.
+    func endRequests() {
+        ended = true
+        pendingRequest = nil
+        waitingTask?.resume(returning: nil)
+        waitingTask = nil
     }
 
     /// Writes what is left of the response (its head too, unless already written), then its end:

@@ -5,9 +5,9 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
-/// Serves one HTTP/1.1 connection: reads each request from NIO's parser, runs it in a task of its
-/// own on the connection's event loop (`HTTP1Exchange`), and writes its response to NIO's encoder.
-/// Everything here runs on that event loop.
+/// Serves one HTTP/1.1 connection: reads each request from NIO's parser, hands it to the
+/// connection's task (`HTTP1Exchange`, on the connection's event loop), and writes the response
+/// the task hands back to NIO's encoder. Everything here runs on that event loop.
 ///
 /// Requests are answered one at a time, in order. A request read while another is answered
 /// (pipelining) waits in `queued`, and the connection stops reading until it is taken.
@@ -24,8 +24,8 @@ import NIOHTTPTypesHTTP1
 /// - **a listener's connections** are capped (`ConnectionCounter`): one past the cap is closed as
 ///   soon as it is accepted.
 ///
-/// Not generic over the responder (an existential, called once per request): the nested types
-/// of a generic class are generic too, and each use of them looked up their metadata at run time.
+/// Not generic: the nested types of a generic class are generic too, and each use of them looked
+/// up their metadata at run time.
 final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
@@ -55,11 +55,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
         case error(any Error)
     }
 
-    let responder: any HTTPResponder<StackMobRequestContext>
     let settings: HTTP1ConnectionSettings
-    let logger: Logger
-    /// The connection's event loop as a task executor: where its requests' tasks run.
-    let executor: EventLoopTaskExecutor
     var context: ChannelHandlerContext?
 
     var reading = Reading.idle {
@@ -73,8 +69,15 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
     /// A request's task runs, or its response is being written.
     var responding = false
-    /// The number of the latest request handed to a task: what a response written is matched to.
+    /// The number of the latest request handed to the connection's task: what a response written
+    /// is matched to.
     var exchanges: UInt64 = 0
+    /// The connection's task, waiting for its next request.
+    var waitingTask: UnsafeContinuation<(Request, UInt64)?, Never>?
+    /// A request read before the connection's task asked for it.
+    var pendingRequest: (Request, UInt64)?
+    /// The connection closed: its task stops asking for requests.
+    var ended = false
     var queued = CircularBuffer<Inbound>()
     /// A `read` the channel asked for and this handler held back.
     var readHeld = false
@@ -107,11 +110,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     var timer: Scheduled<Void>?
     var timerFires: NIODeadline?
 
-    init(responder: any HTTPResponder<StackMobRequestContext>, settings: HTTP1ConnectionSettings, logger: Logger, eventLoop: any EventLoop) {
-        self.responder = responder
+    init(settings: HTTP1ConnectionSettings) {
         self.settings = settings
-        self.logger = logger
-        self.executor = EventLoopTaskExecutor(eventLoop)
     }
 
     // MARK: Connection
@@ -135,6 +135,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
         settings.connections.closed()
         cancelTimer()
         self.context = nil
+        endRequests()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -142,6 +143,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
         // A body's reader learns the connection was lost (`RequestBodyReader`: 400, the client's).
         reading = .broken
         queued.removeAll()
+        endRequests()
         context.fireChannelInactive()
     }
 

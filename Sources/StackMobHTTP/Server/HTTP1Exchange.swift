@@ -6,100 +6,124 @@ import NIOHTTP1
 import StackMobCore
 import Synchronization
 
-/// One request's run: the responder in a task of its own, on the connection's event loop, within
-/// `limits.request_timeout_seconds`; then its response, handed to the connection.
+/// A connection's requests, answered one after another by the connection's task, on its event
+/// loop, each within `limits.request_timeout_seconds`.
 ///
-/// The task is the request's alone, so a deadline can cancel it (a database transaction in
-/// progress rolls back) without touching the connection. Past the deadline the client gets 504
-/// with a JSON error, rather than 503: the JS SDK retries every 503, and a write that timed out
-/// must not be sent again behind the app's back. A body streamed after the response started (a
-/// file) is not counted.
+/// One task per connection rather than per request: a task's memory for its async frames comes
+/// in slabs, which a new task allocated again for every request (29 allocations for `HEAD /`),
+/// and creating and ending a task cost as much again (issue 19).
 ///
-/// The deadline is an entry in `RequestDeadlines`, whose one timer checks every request's, not a
-/// sleeping task: `Task.sleep` arms a libdispatch timer that outlives its cancellation, and on
-/// the trivial route that cost more than the route itself.
+/// A deadline cancels the connection's task (a database transaction in progress rolls back).
+/// Past it the client gets 504 with a JSON error, rather than 503 (the JS SDK retries every 503,
+/// and a write that timed out must not be sent again behind the app's back), and a new task
+/// takes the connection's next requests: a cancelled task stays cancelled. A body streamed after
+/// the response started (a file) is not counted. The deadline is an entry in `RequestDeadlines`, whose one
+/// timer checks every request's: `Task.sleep` arms a libdispatch timer that outlives its
+/// cancellation, and on the trivial route that cost more than the route itself.
 enum HTTP1Exchange {
-    static func start(
-        request: Request, responder: any HTTPResponder<StackMobRequestContext>, channel: any Channel, connection: HTTP1ResponseTarget,
-        settings: HTTP1ConnectionSettings, logger: Logger, executor: EventLoopTaskExecutor
-    ) {
+    /// Answers requests until the connection closes (true), or until a deadline cancelled the
+    /// task (false).
+    static func serve(
+        connection: NIOLoopBound<HTTP1ConnectionHandler>, responder: any HTTPResponder<StackMobRequestContext>, channel: any Channel,
+        settings: HTTP1ConnectionSettings, logger: Logger, serving: ServingTask
+    ) async -> Bool {
+        while let (request, exchange) = await connection.value.nextRequest() {
+            let target = HTTP1ResponseTarget(handler: connection, exchange: exchange)
+            guard await answer(request, target: target, responder: responder, channel: channel, settings: settings, logger: logger, serving: serving)
+            else { return false }
+        }
+        return true
+    }
+
+    /// Answers one request; false when its deadline cancelled the connection's task.
+    private static func answer(
+        _ request: Request, target: HTTP1ResponseTarget, responder: any HTTPResponder<StackMobRequestContext>, channel: any Channel,
+        settings: HTTP1ConnectionSettings, logger: Logger, serving: ServingTask
+    ) async -> Bool {
         var logger = logger
         logger[metadataKey: "hb.request.id"] = .string(settings.requestIDs.next())
-        let deadline = RequestDeadline()
+        let deadline = RequestDeadline(serving: serving)
         let seconds = settings.requestTimeoutSeconds
         let entry = settings.deadlines.add(deadline: .now() + .seconds(Int64(seconds)), on: channel.eventLoop) { deadline.expire() }
-        let task = Task(executorPreference: executor) {
-            let context = StackMobRequestContext(source: .init(channel: channel, logger: logger))
-            var response: Response
-            do {
-                response = try await responder.respond(to: request, context: context)
-            } catch is HTTPParserError {
-                // As Hummingbird: 400 without a body, and the connection closes.
-                settings.deadlines.remove(entry)
-                connection.abandonWithMalformedRequest()
-                return
-            } catch {
-                logger.debug("Unrecognised Error", metadata: ["error.type": "\(error)"])
-                response = Response(status: .internalServerError, body: .init())
-            }
+        let context = StackMobRequestContext(source: .init(channel: channel, logger: logger))
+        var response: Response
+        do {
+            response = try await responder.respond(to: request, context: context)
+        } catch is HTTPParserError {
+            // As Hummingbird: 400 without a body, and the connection closes.
             settings.deadlines.remove(entry)
-            if !deadline.finish() {
-                // Whatever the cancelled work answered, the client learns that it timed out.
-                logger.warning(
-                    "Request timed out", metadata: ["sm.method": "\(request.method.rawValue)", "sm.path": "\(request.uri.path)", "sm.limit_s": "\(seconds)"])
-                response = ErrorMapping.response(for: RequestTimedOut(seconds: seconds))
-                response.headers[.stackMobTimeMS] = String(settings.clock.nowMilliseconds())
-            }
-            response.headers[.date] = settings.date.current()
-            response.headers[.server] = settings.serverName
-            let writer = HTTP1ResponseWriter(connection: connection, head: response.head, length: response.body.contentLength)
-            do {
-                try await response.body.write(writer)
-            } catch {
-                logger.debug("Response body failed", metadata: ["error.type": "\(error)"])
-            }
-            // A body that failed, or never finished, leaves a response the client cannot frame.
-            connection.abandon()
+            target.abandonWithMalformedRequest()
+            return deadline.finish()
+        } catch {
+            logger.debug("Unrecognised Error", metadata: ["error.type": "\(error)"])
+            response = Response(status: .internalServerError, body: .init())
         }
-        deadline.attach(task)
+        settings.deadlines.remove(entry)
+        let inTime = deadline.finish()
+        if !inTime {
+            // Whatever the cancelled work answered, the client learns that it timed out.
+            logger.warning(
+                "Request timed out", metadata: ["sm.method": "\(request.method.rawValue)", "sm.path": "\(request.uri.path)", "sm.limit_s": "\(seconds)"])
+            response = ErrorMapping.response(for: RequestTimedOut(seconds: seconds))
+            response.headers[.stackMobTimeMS] = String(settings.clock.nowMilliseconds())
+        }
+        response.headers[.date] = settings.date.current()
+        response.headers[.server] = settings.serverName
+        let writer = HTTP1ResponseWriter(connection: target, head: response.head, length: response.body.contentLength)
+        do {
+            try await response.body.write(writer)
+        } catch {
+            logger.debug("Response body failed", metadata: ["error.type": "\(error)"])
+        }
+        // A body that failed, or never finished, leaves a response the client cannot frame.
+        target.abandon()
+        return inTime
+    }
+}
+
+/// The connection's task of the moment, for a request's deadline to cancel.
+final class ServingTask: Sendable {
+    private let task = Mutex<Task<Bool, Never>?>(nil)
+
+    func set(_ task: Task<Bool, Never>) {
+        self.task.withLock { $0 = task }
+    }
+
+    func cancel() {
+        task.withLock { $0 }?.cancel()
     }
 }
 
 /// Which came first, the response or the deadline: decided once, by whichever side gets there
-/// first, so that a response finished an instant before the timer fires is never replaced.
+/// first, so that a response finished an instant before the timer fires is never replaced, and a
+/// deadline never cancels the connection's task once its request is answered.
 final class RequestDeadline: Sendable {
     private enum State {
-        case running(Task<Void, Never>?)
-        case finished
-        case expired
+        case running, finished, expired
     }
 
-    private let state = Mutex(State.running(nil))
+    private let state = Mutex(State.running)
+    private let serving: ServingTask
 
-    /// The request's task, cancelled at once if the deadline already passed.
-    func attach(_ task: Task<Void, Never>) {
-        let expired = state.withLock { state in
-            guard case .running = state else { return true }
-            state = .running(task)
-            return false
-        }
-        if expired { task.cancel() }
+    init(serving: ServingTask) {
+        self.serving = serving
     }
 
-    /// The timer fired: the work is cancelled unless it had finished.
+    /// The timer fired: the connection's task is cancelled unless the request was answered.
     func expire() {
-        let task = state.withLock { state -> Task<Void, Never>? in
-            guard case .running(let task) = state else { return nil }
+        // Cancelled under the lock: `finish` cannot pass in between, so the task is never
+        // cancelled while it answers the connection's next request.
+        state.withLock { state in
+            guard state == .running else { return }
             state = .expired
-            return task
+            serving.cancel()
         }
-        task?.cancel()
     }
 
     /// The work returned: true when its response stands, false when the deadline passed first.
     func finish() -> Bool {
         state.withLock { state in
-            guard case .running = state else { return false }
+            guard state == .running else { return false }
             state = .finished
             return true
         }
