@@ -18,13 +18,15 @@ struct AdminMiddleware: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let responder = responder(for: request) else { return try await next(request, context) }
+        return try await responder.respond(to: request, context: context)
+    }
+
+    /// The console's or the admin API's router, for a path under theirs.
+    func responder(for request: Request) -> RouterResponder<StackMobRequestContext>? {
         let path = request.uri.path
-        if path == ConsoleController.prefix || path.hasPrefix(ConsoleController.prefix + "/") {
-            return try await console.respond(to: request, context: context)
-        }
-        if path == Self.prefix || path.hasPrefix(Self.prefix + "/") {
-            return try await admin.respond(to: request, context: context)
-        }
-        return try await next(request, context)
+        if path == ConsoleController.prefix || path.hasPrefix(ConsoleController.prefix + "/") { return console }
+        if path == Self.prefix || path.hasPrefix(Self.prefix + "/") { return admin }
+        return nil
     }
 }

@@ -50,12 +50,14 @@ struct HTML5HostMiddleware: RouterMiddleware {
     let sites: [(settings: HTML5SiteSettings, responder: RouterResponder<StackMobRequestContext>)]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if !sites.isEmpty, !request.isStackMobAPICall, !request.isStoredFileURL,
-            let site = sites.first(where: { $0.settings.matches(host: request.head.authority) })
-        {
-            return try await site.responder.respond(to: request, context: context)
-        }
-        return try await next(request, context)
+        guard let responder = responder(for: request) else { return try await next(request, context) }
+        return try await responder.respond(to: request, context: context)
+    }
+
+    /// The site a page request's `Host` names.
+    func responder(for request: Request) -> RouterResponder<StackMobRequestContext>? {
+        guard !sites.isEmpty, !request.isStackMobAPICall, !request.isStoredFileURL else { return nil }
+        return sites.first(where: { $0.settings.matches(host: request.head.authority) })?.responder
     }
 }
 

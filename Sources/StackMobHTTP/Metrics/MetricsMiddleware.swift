@@ -8,23 +8,36 @@ struct MetricsMiddleware: RouterMiddleware {
     let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
-        let environment = Self.environment(of: request)
+        let measurement = begin(request)
         do {
             let response = try await next(request, context)
-            record(request, context: context, status: Int(response.status.code), environment: environment, start: start)
+            end(measurement, request: request, context: context, status: Int(response.status.code))
             return response
         } catch {
-            let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            record(request, context: context, status: Int(status), environment: environment, start: start)
+            end(measurement, request: request, context: context, error: error)
             throw error
         }
     }
 
-    private func record(_ request: Request, context: Context, status: Int, environment: String, start: ContinuousClock.Instant) {
+    /// When a request began, and the environment it is counted in.
+    struct Measurement {
+        let start: ContinuousClock.Instant
+        let environment: String
+    }
+
+    func begin(_ request: Request) -> Measurement {
+        Measurement(start: .now, environment: Self.environment(of: request))
+    }
+
+    func end(_ measurement: Measurement, request: Request, context: Context, status: Int) {
         metrics.request(
-            route: Self.route(of: request, context: context), method: request.method.rawValue, status: status, environment: environment,
-            duration: ContinuousClock.now - start)
+            route: Self.route(of: request, context: context), method: request.method.rawValue, status: status,
+            environment: measurement.environment, duration: ContinuousClock.now - measurement.start)
+    }
+
+    /// A request whose error no middleware turned into a response.
+    func end(_ measurement: Measurement, request: Request, context: Context, error: any Error) {
+        end(measurement, request: request, context: context, status: Int((error as? any HTTPResponseError)?.status.code ?? 500))
     }
 
     /// The matched route's template; requests answered by middleware (users, custom code, files,

@@ -22,8 +22,16 @@ struct MonitoringMiddleware: RouterMiddleware {
     let standalone: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .get || request.method == .head, Self.paths.contains(request.uri.path), isAllowed(request, context: context)
-        else { return try await next(request, context) }
+        guard claims(request, context: context) else { return try await next(request, context) }
+        return try await respond(to: request, context: context)
+    }
+
+    /// Whether the request is one of the monitoring routes, from a client allowed to read them.
+    func claims(_ request: Request, context: Context) -> Bool {
+        (request.method == .get || request.method == .head) && Self.paths.contains(request.uri.path) && isAllowed(request, context: context)
+    }
+
+    func respond(to request: Request, context: Context) async throws -> Response {
         switch request.uri.path {
         case "/health":
             return JSONResponse.make(["status": "alive"], headers: [.cacheControl: "no-store"])

@@ -16,6 +16,11 @@ struct CORSMiddleware: RouterMiddleware {
     static let exposedHeaders = "Content-Range, Retry-After"
     private static let keyHeaderPrefix = "x-stackmob-api-key-"
 
+    /// Only requests that say where they come from (`Origin`) are cross-origin.
+    static func applies(to request: Request) -> Bool {
+        request.headers.value(of: .origin) != nil
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let origin = request.headers.value(of: .origin) else { return try await next(request, context) }
         if request.method == .options, request.headers.value(of: .accessControlRequestMethod) != nil {

@@ -17,10 +17,17 @@ struct FilesMiddleware: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard claims(request) else { return try await next(request, context) }
+        return try await respond(to: request, context: context)
+    }
+
+    /// A download of a stored file.
+    func claims(_ request: Request) -> Bool {
+        request.uri.path.hasPrefix(FileURLBase.pathPrefix + "/") && (request.method == .get || request.method == .head)
+    }
+
+    func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.uri.path
-        guard path.hasPrefix(FileURLBase.pathPrefix + "/"), request.method == .get || request.method == .head else {
-            return try await next(request, context)
-        }
         // `/_files/<environment>/<schema>/<id>/<field>/<filename>`: the server's own location
         // keeps the environment segment, which its default base URL ends with.
         let parts = path.dropFirst(FileURLBase.pathPrefix.count + 1).split(separator: "/", maxSplits: 1)

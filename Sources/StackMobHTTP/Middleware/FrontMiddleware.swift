@@ -1,52 +1,71 @@
 import Hummingbird
 
-/// What every request of the API port passes through before its route, credentials or not.
+/// What every request of the API port passes through before its route, credentials or not, in
+/// the order it meets them:
+/// 1. it is counted and timed (`MetricsMiddleware`), logged (`RequestLogMiddleware`), and its
+///    response stamped with the server's time (`ServerHeadersMiddleware`);
+/// 2. the monitoring routes, the admin API and console, the push host and the HTML5 sites answer
+///    their own requests (`MonitoringMiddleware`, `AdminMiddleware`, `PushHostMiddleware`,
+///    `HTML5HostMiddleware`);
+/// 3. the rest is the API: cross-origin headers (`CORSMiddleware`), then every error as
+///    StackMob's JSON error (`ErrorMiddleware`), an unsupported transfer coding refused
+///    (`TransferCodingMiddleware`), stored files (`FilesMiddleware`), an unknown route as
+///    StackMob's 404 (`NotFoundMiddleware`), and the routes.
 ///
-/// One concrete chain rather than a middleware each in the router's list: Hummingbird calls each
-/// listed middleware through an existential and a closure; here the layers are nested calls on
-/// concrete types, which the compiler specialises and inlines, so a request makes one dynamic
-/// call where it made twelve (issue 19). The layers are listed in the order a request passes
-/// through them.
+/// The same middleware, called here through their parts rather than nested one in another's
+/// `next`: each nesting level was an async frame holding a copy of the request and its context,
+/// and twelve of them were a sixth of the instructions of `HEAD /` (issue 19). Each type keeps its
+/// `handle` for the routers that list it as a middleware.
 struct FrontMiddleware: RouterMiddleware {
     typealias Context = StackMobRequestContext
     let metrics: MetricsMiddleware
-    let log = RequestLogMiddleware()
     let headers: ServerHeadersMiddleware
     let monitoring: MonitoringMiddleware
     let admin: AdminMiddleware
     let push: PushHostMiddleware
     let html5: HTML5HostMiddleware
     let cors: CORSMiddleware
-    let errors = ErrorMiddleware()
-    let transferCoding = TransferCodingMiddleware()
-    let notFound = NotFoundMiddleware()
     /// The local file store's downloads; nil when files live in S3.
     let files: FilesMiddleware?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await metrics.handle(request, context: context) { request, context in
-            try await log.handle(request, context: context) { request, context in
-                try await headers.handle(request, context: context) { request, context in
-                    try await monitoring.handle(request, context: context) { request, context in
-                        try await admin.handle(request, context: context) { request, context in
-                            try await push.handle(request, context: context) { request, context in
-                                try await html5.handle(request, context: context) { request, context in
-                                    try await cors.handle(request, context: context) { request, context in
-                                        try await errors.handle(request, context: context) { request, context in
-                                            try await transferCoding.handle(request, context: context) { request, context in
-                                                try await notFound.handle(request, context: context) { request, context in
-                                                    guard let files else { return try await next(request, context) }
-                                                    return try await files.handle(request, context: context, next: next)
-                                                }
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+        let measurement = metrics.begin(request)
+        var response: Response
+        do {
+            response = try await route(request, context: context, next: next)
+        } catch {
+            metrics.end(measurement, request: request, context: context, error: error)
+            throw error
+        }
+        headers.stamp(&response)
+        RequestLogMiddleware.log(request, response: response, context: context, since: measurement.start)
+        metrics.end(measurement, request: request, context: context, status: Int(response.status.code))
+        return response
+    }
+
+    private func route(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if monitoring.claims(request, context: context) {
+            return try await monitoring.respond(to: request, context: context)
+        }
+        if let responder = admin.responder(for: request) ?? push.responder(for: request) ?? html5.responder(for: request) {
+            return try await responder.respond(to: request, context: context)
+        }
+        guard CORSMiddleware.applies(to: request) else { return try await api(request, context: context, next: next) }
+        return try await cors.handle(request, context: context) { request, context in
+            try await api(request, context: context, next: next)
+        }
+    }
+
+    private func api(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            try TransferCodingMiddleware.check(request)
+            if let files, files.claims(request) {
+                return try await files.respond(to: request, context: context)
             }
+            return try await next(request, context)
+        } catch {
+            let error = NotFoundMiddleware.translated(error, request: request, context: context)
+            return ErrorMiddleware.response(for: error, request: request, context: context)
         }
     }
 }

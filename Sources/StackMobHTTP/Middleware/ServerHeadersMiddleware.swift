@@ -9,7 +9,11 @@ struct ServerHeadersMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.stackMobTimeMS] = String(clock.nowMilliseconds())
+        stamp(&response)
         return response
+    }
+
+    func stamp(_ response: inout Response) {
+        response.headers[.stackMobTimeMS] = String(clock.nowMilliseconds())
     }
 }

@@ -7,12 +7,15 @@ struct TransferCodingMiddleware: RouterMiddleware {
     typealias Context = StackMobRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let header = request.headers[.transferEncoding] {
-            let codings = header.split(separator: ",").map { $0.trimmingSpaces().lowercased() }
-            if let unsupported = codings.first(where: { $0 != "chunked" }) {
-                throw RequestError.unsupportedTransferCoding(unsupported)
-            }
-        }
+        try Self.check(request)
         return try await next(request, context)
+    }
+
+    static func check(_ request: Request) throws {
+        guard let header = request.headers[.transferEncoding] else { return }
+        let codings = header.split(separator: ",").map { $0.trimmingSpaces().lowercased() }
+        if let unsupported = codings.first(where: { $0 != "chunked" }) {
+            throw RequestError.unsupportedTransferCoding(unsupported)
+        }
     }
 }

@@ -31,10 +31,13 @@ struct PushHostMiddleware: RouterMiddleware {
     let push: RouterResponder<StackMobRequestContext>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if Self.isPushHost(request.head.authority) || Self.isLegacyPushPath(request.uri.path) {
-            return try await push.respond(to: request, context: context)
-        }
-        return try await next(request, context)
+        guard let responder = responder(for: request) else { return try await next(request, context) }
+        return try await responder.respond(to: request, context: context)
+    }
+
+    /// The push router, for a request to the push host or to a legacy push path.
+    func responder(for request: Request) -> RouterResponder<StackMobRequestContext>? {
+        Self.isPushHost(request.head.authority) || Self.isLegacyPushPath(request.uri.path) ? push : nil
     }
 
     static func isPushHost(_ authority: String?) -> Bool {
