@@ -14,24 +14,52 @@ struct UserController: RouterMiddleware {
     let attempts: SecretAttempts
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let environment = context.environment else { return try await next(request, context) }
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let claim = claim(request, context: context, segments: segments) else { return try await next(request, context) }
+        return try await respond(to: claim, request, context: context, next: next)
+    }
+
+    /// What this middleware does with a request.
+    enum Claim {
+        /// A write to a user schema that marks its e-mail field (§6.6) once it succeeded.
+        case write(UserSchema, fieldTypes: String, UserAccounts)
+        case action(UserAction, UserSchema, UserAccounts)
+    }
+
+    /// Nil for a request that is not this middleware's. `segments` are the path's.
+    func claim(_ request: Request, context: Context, segments: [Substring]) -> Claim? {
+        guard let environment = context.environment else { return nil }
         if request.method == .post || request.method == .put, (1...2).contains(segments.count),
             let fieldTypes = request.headers[.stackMobFieldTypes], let name = try? PathSegment.decode(segments[0]),
             let schema = environment.users.userSchema(named: name)
         {
-            // A user-schema write may mark the e-mail field (§6.6), once the write succeeded.
-            let response = try await next(request, context)
-            if (200..<300).contains(response.status.code) {
-                try await environment.users.markEmailField(schema, fieldTypes: fieldTypes)
-            }
-            return response
+            return .write(schema, fieldTypes: fieldTypes, environment.users)
         }
         guard segments.count == 2, let name = try? PathSegment.decode(segments[0]),
-            let schema = environment.users.userSchema(named: name), let action = UserAction(rawValue: String(segments[1]))
-        else { return try await next(request, context) }
-        guard Self.methods[action, default: []].contains(request.method) else { return try await next(request, context) }
-        let users = environment.users
+            let schema = environment.users.userSchema(named: name), let action = UserAction(rawValue: String(segments[1])),
+            Self.methods[action, default: []].contains(request.method)
+        else { return nil }
+        return .action(action, schema, environment.users)
+    }
+
+    func respond(
+        to claim: Claim, _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        switch claim {
+        case .write(let schema, let fieldTypes, let users):
+            let response = try await next(request, context)
+            if (200..<300).contains(response.status.code) {
+                try await users.markEmailField(schema, fieldTypes: fieldTypes)
+            }
+            return response
+        case .action(let action, let schema, let users):
+            return try await perform(action, request, context, users, schema)
+        }
+    }
+
+    private func perform(_ action: UserAction, _ request: Request, _ context: Context, _ users: UserAccounts, _ schema: UserSchema)
+        async throws -> Response
+    {
         switch action {
         case .accessToken: return try await accessToken(request, context, users, schema)
         case .refreshToken: return try await refreshToken(request, context, users, schema)

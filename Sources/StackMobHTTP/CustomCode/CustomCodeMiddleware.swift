@@ -25,12 +25,23 @@ struct CustomCodeMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
-        guard segments.count == 1, let environment = context.environment, let name = try? PathSegment.decode(segments[0]) else {
-            return try await next(request, context)
-        }
-        guard let method = environment.settings.customCodeMethod(named: name) else {
-            return try await next(request, context)
-        }
+        guard let claim = claim(request, context: context, segments: segments) else { return try await next(request, context) }
+        return try await respond(to: claim, request, context: context)
+    }
+
+    /// A configured method, in its environment.
+    typealias Claim = (method: CustomCodeMethod, environment: AppEnvironment)
+
+    /// Nil for a request that is not this middleware's. `segments` are the path's.
+    func claim(_ request: Request, context: Context, segments: [Substring]) -> Claim? {
+        guard segments.count == 1, let environment = context.environment, let name = try? PathSegment.decode(segments[0]),
+            let method = environment.settings.customCodeMethod(named: name)
+        else { return nil }
+        return (method, environment)
+    }
+
+    func respond(to claim: Claim, _ request: Request, context: Context) async throws -> Response {
+        let (method, environment) = claim
         let body = try await RequestBodyReader.bytes(request, limit: maxBodyBytes)
         var headers: [String: String] = [:]
         for field in request.headers where CustomCodeCall.forwards(header: field.name.canonicalName) {

@@ -10,8 +10,13 @@ struct AuthenticationMiddleware: RouterMiddleware {
     let authenticator = RequestAuthenticator()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await next(request, try await authenticated(request, context: context))
+    }
+
+    /// The context with the request's environment and caller.
+    func authenticated(_ request: Request, context: Context) async throws -> Context {
         if request.method == .head && request.uri.path == "/" {
-            return try await next(request, context)
+            return context
         }
         let version = APIVersion.parse(accept: request.headers.value(of: .accept))
         let environment = backend.environment(EnvironmentKind(apiVersion: version))
@@ -33,6 +38,6 @@ struct AuthenticationMiddleware: RouterMiddleware {
         // Schema changes made through another instance on the same database are in the registry
         // before this request uses it (a no-op on SQLite, served by this process alone).
         try await environment.datastore.refreshSchemas()
-        return try await next(request, context)
+        return context
     }
 }

@@ -1,7 +1,9 @@
 import Hummingbird
 
-/// After the routes that need no credentials: who the caller is, then the user, social and
-/// custom code endpoints, which match their own paths. One concrete chain, as `FrontMiddleware`.
+/// After the routes that need no credentials: who the caller is (`AuthenticationMiddleware`),
+/// then the user, social and custom code endpoints (`UserController`, `SocialController`,
+/// `CustomCodeMiddleware`), which match their own paths, in that order. Called through their
+/// parts, as in `FrontMiddleware`, with the path split once for all three.
 struct CallerMiddleware: RouterMiddleware {
     typealias Context = StackMobRequestContext
     let authentication: AuthenticationMiddleware
@@ -10,12 +12,18 @@ struct CallerMiddleware: RouterMiddleware {
     let customCode: CustomCodeMiddleware
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await authentication.handle(request, context: context) { request, context in
-            try await users.handle(request, context: context) { request, context in
-                try await social.handle(request, context: context) { request, context in
-                    try await customCode.handle(request, context: context, next: next)
-                }
-            }
+        let context = try await authentication.authenticated(request, context: context)
+        guard context.environment != nil else { return try await next(request, context) }
+        let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
+        if let claim = users.claim(request, context: context, segments: segments) {
+            return try await users.respond(to: claim, request, context: context, next: next)
         }
+        if let claim = social.claim(request, context: context, segments: segments) {
+            return try await social.respond(to: claim, request, context: context)
+        }
+        if let claim = customCode.claim(request, context: context, segments: segments) {
+            return try await customCode.respond(to: claim, request, context: context)
+        }
+        return try await next(request, context)
     }
 }

@@ -22,13 +22,25 @@ struct SocialController: RouterMiddleware {
     ]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let environment = context.environment else { return try await next(request, context) }
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
-        guard segments.count == 2, let name = try? PathSegment.decode(segments[0]),
-            let schema = environment.users.userSchema(named: name), let action = SocialAction(rawValue: String(segments[1]))
-        else { return try await next(request, context) }
-        guard Self.methods(for: action.kind).contains(request.method) else { return try await next(request, context) }
-        return try await respond(action, schema, request, context, environment)
+        guard let claim = claim(request, context: context, segments: segments) else { return try await next(request, context) }
+        return try await respond(to: claim, request, context: context)
+    }
+
+    /// A social action of a user schema, in its environment.
+    typealias Claim = (action: SocialAction, schema: UserSchema, environment: AppEnvironment)
+
+    /// Nil for a request that is not this middleware's. `segments` are the path's.
+    func claim(_ request: Request, context: Context, segments: [Substring]) -> Claim? {
+        guard let environment = context.environment, segments.count == 2, let name = try? PathSegment.decode(segments[0]),
+            let schema = environment.users.userSchema(named: name), let action = SocialAction(rawValue: String(segments[1])),
+            Self.methods(for: action.kind).contains(request.method)
+        else { return nil }
+        return (action, schema, environment)
+    }
+
+    func respond(to claim: Claim, _ request: Request, context: Context) async throws -> Response {
+        try await respond(claim.action, claim.schema, request, context, claim.environment)
     }
 
     /// The verbs each kind of action answers to; any other verb on its path is an ordinary object
