@@ -51,15 +51,28 @@ public enum BackupTool {
     /// One scheduled round: a copy of each environment's database, through the running server's
     /// own connections, into `directory` as `<env>-<ms>.sqlite`, then only the newest `keep`
     /// copies of each environment are kept. Returns the new files.
+    ///
+    /// A copy is written under a hidden name and renamed once complete, so that a round stopped
+    /// midway (the server shutting down cancels it) never leaves a partial copy under a name that
+    /// rotation and `restore` take for a backup.
     public static func scheduledRound(backend: Backend, settings: BackupSettings, now: Int64) async throws -> [String] {
         let directory = settings.directory(dataDirectory: backend.configuration.dataDirectory)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var written: [String] = []
         for kind in EnvironmentKind.allCases {
             guard let engine = backend.environment(kind).datastore.backupEngine else { continue }
             let path = (directory as NSString).appendingPathComponent("\(kind.rawValue)-\(now).sqlite")
-            if FileManager.default.fileExists(atPath: path) { continue }
-            try await engine.backup(to: path)
+            if manager.fileExists(atPath: path) { continue }
+            let partial = (directory as NSString).appendingPathComponent(".\(kind.rawValue)-\(now).sqlite.partial")
+            try? manager.removeItem(atPath: partial)
+            do {
+                try await engine.backup(to: partial)
+                try manager.moveItem(atPath: partial, toPath: path)
+            } catch {
+                try? manager.removeItem(atPath: partial)
+                throw error
+            }
             written.append(path)
             try rotate(directory: directory, environment: kind, keep: settings.keep)
         }

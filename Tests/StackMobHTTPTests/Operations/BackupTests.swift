@@ -60,6 +60,37 @@ struct BackupTests {
         }
     }
 
+    @Test("a scheduled round stopped midway leaves only whole copies, no more than `keep` of them")
+    func cancelledRound() async throws {
+        try await TestServer.withDataDirectory { directory in
+            var configuration = TestServer.configuration(dataDirectory: directory)
+            configuration.backups.keep = 1
+            configuration.backups.directory = "\(directory)/scheduled"
+            let settings = configuration.backups
+            try await Backend.withOpened(configuration, storage: try TestServer.storage(configuration), logger: TestServer.quietLogger) { backend in
+                // A few megabytes, so that a copy takes long enough to be stopped in the middle.
+                let store = backend.environment(.development).datastore
+                for batch in 0..<20 {
+                    let objects: [JSONObject] = (0..<500).map { ["text": .string(String(repeating: "x", count: 400) + "\(batch)-\($0)")] }
+                    _ = try await store.createMany(objects.map(JSONValue.object), in: "bulk", caller: .privateKey)
+                }
+                // Stopped after a growing delay: before, during and after a copy.
+                for (round, delay) in [0, 1, 2, 5, 10, 20, 50, 100, 200].enumerated() {
+                    let task = Task { try await BackupTool.scheduledRound(backend: backend, settings: settings, now: Int64(round)) }
+                    try await Task.sleep(for: .milliseconds(delay))
+                    task.cancel()
+                    _ = try? await task.value
+                }
+            }
+            let files = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/scheduled")
+            #expect(files.filter { $0.hasPrefix("development-") }.count <= 1, "\(files)")
+            #expect(!files.contains { $0.hasSuffix(".partial") }, "\(files)")
+            for name in files where name.hasSuffix(".sqlite") {
+                #expect(try SQLiteStorageEngine.integrityCheck(databaseAt: "\(directory)/scheduled/\(name)") == "ok", "\(name)")
+            }
+        }
+    }
+
     @Test("scheduled backups are written every interval and rotated to the newest `keep`")
     func scheduledRotation() async throws {
         try await TestServer.withDataDirectory { directory in
