@@ -48,10 +48,22 @@ extension Logger {
     /// (a metadata provider) would add to the line. `line` is built only when `info` is logged.
     func logRequest(_ line: @autoclosure () -> RequestLogLine) {
         guard logLevel <= .info else { return }
-        if metadataProvider == nil, let handler = handler as? any RequestLineLogging {
-            handler.logRequest(line())
-        } else {
-            info(RequestLogLine.message, metadata: line().metadata)
+        if metadataProvider == nil {
+            // The server's own handlers by their concrete types: a cast to the protocol looked up
+            // the conformance on every request.
+            if let handler = handler as? TextLogHandler {
+                handler.logRequest(line())
+                return
+            }
+            if let handler = handler as? JSONLogHandler {
+                handler.logRequest(line())
+                return
+            }
+            if let handler = handler as? any RequestLineLogging {
+                handler.logRequest(line())
+                return
+            }
         }
+        info(RequestLogLine.message, metadata: line().metadata)
     }
 }

@@ -234,7 +234,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
             idleSince = nil
             let request: HTTPRequest
             do {
-                request = try HTTPRequest(head, secure: false, splitCookie: false)
+                request = try HTTPRequest.plainHTTP(head)
             } catch {
                 // A head swift-http-types cannot represent (an invalid method): there is no
                 // request to answer.
