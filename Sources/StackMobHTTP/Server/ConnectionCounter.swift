@@ -2,7 +2,7 @@ import Logging
 import Synchronization
 
 /// The connections one listener holds open, against `limits.max_connections`. Shared by every
-/// connection's `ConnectionGuardHandler`, on any event loop: hence atomics.
+/// connection's `HTTP1ConnectionHandler`, on any event loop: hence atomics.
 final class ConnectionCounter: Sendable {
     let limit: Int
     private let open = Atomic<Int>(0)

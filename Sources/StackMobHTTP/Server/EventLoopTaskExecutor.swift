@@ -2,7 +2,7 @@ import NIOCore
 
 /// A task executor that runs its jobs on one NIO event loop.
 ///
-/// A connection's task prefers the loop its socket is on (`EventLoopBoundChannel`), so that
+/// A connection's task prefers the loop its socket is on (`HTTP1Connection`), so that
 /// reading a request, answering it and writing the response happen on one thread. Without a
 /// preference, every request crossed from the loop to Swift's cooperative pool and back, which
 /// was about a third of a read by id's server CPU (issue 19).

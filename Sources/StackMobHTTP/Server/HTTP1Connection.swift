@@ -4,9 +4,9 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// HTTP/1.1 as every listener serves it (API, push, HTML5 sites, monitoring): NIO's parser and
-/// encoder, then one `HTTP1ConnectionHandler`, which reads each request and hands it to the
-/// connection's task (`HTTP1Exchange`), and writes the response the task hands back.
+/// HTTP/1.1 as every listener serves it (API, push, HTML5 sites, monitoring): NIO's parser, then
+/// one `HTTP1ConnectionHandler`, which reads each request and hands it to the connection's task
+/// (`HTTP1Exchange`), and writes the response the task hands back (`HTTP1ResponseEncoder`).
 ///
 /// It takes the place of Hummingbird's `HTTP1Channel`, which carries every connection through
 /// `NIOAsyncChannel` (an async stream of request parts in, an async writer of response parts out,
@@ -25,12 +25,10 @@ struct HTTP1Connection: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                // Pipelined requests are queued by the handler, and a malformed one answered by it.
-                withPipeliningAssistance: false, withErrorHandling: false,
-                // swift-http-types validated the response's fields.
-                withOutboundHeaderValidation: false, withEncoderConfiguration: .init(),
-                withDecoderLimitConfiguration: settings.decoderLimits)
+            // NIO's parser; the handler encodes responses itself (`HTTP1ResponseEncoder`), queues
+            // pipelined requests and answers a malformed one.
+            try channel.pipeline.syncOperations.addHandler(
+                ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: settings.decoderLimits)))
             let handler = HTTP1ConnectionHandler(settings: settings)
             try channel.pipeline.syncOperations.addHandler(handler)
             return Value(channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))

@@ -2,13 +2,13 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOHTTP1
-import NIOHTTPTypesHTTP1
 
 /// Handing a request to the connection's task, and writing its response as the task hands it
 /// back.
 extension HTTP1ConnectionHandler {
     func dispatch(_ request: HTTPRequest, body: RequestBody, context: ChannelHandlerContext) {
         responding = true
+        respondingTo = request.method
         idleSince = nil
         exchanges &+= 1
         let next = (Request(head: request, body: body), exchanges)
@@ -43,15 +43,16 @@ extension HTTP1ConnectionHandler {
     /// a response whose body is one buffer goes out in one flush.
     func writeResponse(exchange: UInt64, head: HTTPResponse?, body: ByteBuffer?, trailers: HTTPFields?) {
         guard let context, responding, exchange == exchanges else { return }
-        if let head { context.write(wrapOutboundOut(.head(responseHead(head))), promise: nil) }
-        if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
-        let end = wrapOutboundOut(.end(trailers.map(HTTPHeaders.init)))
+        if let head { writeHead(head, context: context) }
+        if let body { writeBody(body, context: context) }
+        let end = encoder.end(trailers, allocator: context.channel.allocator) ?? ByteBuffer()
         guard !(closeAfterResponse || closeQuietlyAfterResponse || isBroken) else {
             responding = false
-            closeAfter(context.writeAndFlush(end), context: context)
+            closeAfter(context.writeAndFlush(wrapOutboundOut(end)), context: context)
             return
         }
-        context.writeAndFlush(end, promise: nil)
+        if end.readableBytes > 0 { context.write(wrapOutboundOut(end), promise: nil) }
+        context.flush()
         responseEnded()
     }
 
@@ -59,12 +60,25 @@ extension HTTP1ConnectionHandler {
     /// returned future completes once it has taken this part: the writer waits for it.
     func writeStreamed(exchange: UInt64, body: ByteBuffer, head: HTTPResponse?) throws -> EventLoopFuture<Void>? {
         guard let context, responding, exchange == exchanges, context.channel.isActive else { throw ChannelError.ioOnClosedChannel }
-        if let head { context.write(wrapOutboundOut(.head(responseHead(head))), promise: nil) }
+        if let head { writeHead(head, context: context) }
+        writeBody(body, context: context)
         guard !context.channel.isWritable else {
-            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+            context.flush()
             return nil
         }
-        return context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(body))))
+        // Everything before it is written once this is.
+        return context.writeAndFlush(wrapOutboundOut(ByteBuffer()))
+    }
+
+    private func writeHead(_ head: HTTPResponse, context: ChannelHandlerContext) {
+        let bytes = encoder.head(responseHead(head), answering: respondingTo, allocator: context.channel.allocator)
+        context.write(wrapOutboundOut(bytes), promise: nil)
+    }
+
+    private func writeBody(_ body: ByteBuffer, context: ChannelHandlerContext) {
+        for part in encoder.body(body, allocator: context.channel.allocator) {
+            context.write(wrapOutboundOut(part), promise: nil)
+        }
     }
 
     /// The request's task ended without finishing its response (its body failed midway): the
@@ -82,29 +96,28 @@ extension HTTP1ConnectionHandler {
         guard let context, responding, exchange == exchanges else { return }
         responding = false
         reading = .broken
-        writeMalformedRequest(context: context)
+        writeMalformedRequest(answering: respondingTo, context: context)
     }
 
     /// The head on the wire: `Connection: close` when the server closes after it; a response that
     /// says so itself closes the connection too.
-    private func responseHead(_ response: HTTPResponse) -> HTTPResponseHead {
+    private func responseHead(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
         if response.headerFields[.connection]?.lowercased() == "close" {
             closeAfterResponse = true
         } else if closeAfterResponse {
             response.headerFields[.connection] = "close"
         }
-        return HTTPResponseHead(response)
+        return response
     }
 
-    /// A request head the parser refused: 400 without a body, as Hummingbird answered it, then
-    /// the connection closes.
-    func writeMalformedRequest(context: ChannelHandlerContext) {
-        var headers = HTTPHeaders()
-        headers.add(name: "connection", value: "close")
-        headers.add(name: "content-length", value: "0")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
-        closeAfter(context.writeAndFlush(wrapOutboundOut(.end(nil))), context: context)
+    /// A request the parser refused: 400 without a body, as Hummingbird answered it, then the
+    /// connection closes. `method` is nil when not even the request's head could be read.
+    func writeMalformedRequest(answering method: HTTPRequest.Method? = nil, context: ChannelHandlerContext) {
+        let response = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
+        context.write(wrapOutboundOut(encoder.head(response, answering: method, allocator: context.channel.allocator)), promise: nil)
+        _ = encoder.end(nil, allocator: context.channel.allocator)
+        closeAfter(context.writeAndFlush(wrapOutboundOut(ByteBuffer())), context: context)
     }
 
     /// Closes the connection once `written` (its last response) is on the wire: the write side

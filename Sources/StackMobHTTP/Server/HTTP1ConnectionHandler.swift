@@ -1,13 +1,11 @@
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 import NIOHTTP1
-import NIOHTTPTypesHTTP1
 
 /// Serves one HTTP/1.1 connection: reads each request from NIO's parser, hands it to the
 /// connection's task (`HTTP1Exchange`, on the connection's event loop), and writes the response
-/// the task hands back to NIO's encoder. Everything here runs on that event loop.
+/// the task hands back (`HTTP1ResponseEncoder`). Everything here runs on that event loop.
 ///
 /// Requests are answered one at a time, in order. A request read while another is answered
 /// (pipelining) waits in `queued`, and the connection stops reading until it is taken.
@@ -28,8 +26,8 @@ import NIOHTTPTypesHTTP1
 /// up their metadata at run time.
 final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
     /// Where the request being read stands.
     enum Reading {
@@ -69,6 +67,9 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
     /// A request's task runs, or its response is being written.
     var responding = false
+    /// The method of the request being answered: a response to `HEAD` or `CONNECT` has no body.
+    var respondingTo: HTTPRequest.Method?
+    var encoder = HTTP1ResponseEncoder()
     /// The number of the latest request handed to the connection's task: what a response written
     /// is matched to.
     var exchanges: UInt64 = 0
