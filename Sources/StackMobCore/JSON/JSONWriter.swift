@@ -74,11 +74,22 @@ public enum JSONWriter {
         return members
     }
 
-    /// Byte-wise order, which is what "lexicographic" means to the clients' comparisons. Walked
-    /// byte by byte through the strings' UTF-8 views: keys are short and nearly always differ
-    /// in their first bytes, and the views read a small string in place, where `withUTF8` would
-    /// copy it out first.
+    /// Byte-wise order, which is what "lexicographic" means to the clients' comparisons.
+    ///
+    /// The bytes are compared where the strings keep them (a native string's buffer, a small
+    /// string's copy on the stack). Walking the two UTF-8 views with iterators cost 150
+    /// instructions a comparison, and an expanded page of 20 makes 1,600 of them (issue 19).
     private static func utf8Order(_ lhs: String, _ rhs: String) -> Bool {
+        let inPlace = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                for position in 0..<min(left.count, right.count) where left[position] != right[position] {
+                    return left[position] < right[position]
+                }
+                return left.count < right.count
+            }
+        }
+        if let inPlace = inPlace ?? nil { return inPlace }
+        // A string bridged from elsewhere, whose bytes are not in one piece.
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {
