@@ -90,10 +90,12 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// (`Connection: close`).
     var closeAfterResponse = false
     /// The connection closes after the response under way without the response saying so: the
-    /// client asked (`Connection: close`, HTTP/1.0), or the server is shutting down.
+    /// client asked (`Connection: close`, HTTP/1.0).
     var closeQuietlyAfterResponse = false
     /// The client will send nothing more (a half-closed connection).
     var inputClosed = false
+    /// The server is shutting down: the connection closes once no request is under way or read.
+    var quiescing = false
 
     // Deadlines (HTTP1ConnectionHandler+Timers.swift).
     /// The next bytes start a request head.
@@ -161,8 +163,9 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
             }
             closeIfDone()
         case is ChannelShouldQuiesceEvent:
-            // The server is shutting down: finish the request under way, take no other.
-            closeQuietlyAfterResponse = true
+            // The server is shutting down: answer the requests already read (pipelined ones
+            // too), then close.
+            quiescing = true
             closeIfDone()
         default:
             context.fireUserInboundEventTriggered(event)
@@ -174,15 +177,22 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
         guard let context, !responding, queued.isEmpty else { return }
         switch reading {
         case .broken:
-            context.close(promise: nil)
+            closeOnceWritten(context: context)
         case .idle, .discarding:
-            if inputClosed || closeQuietlyAfterResponse || closeAfterResponse {
+            if inputClosed || quiescing || closeQuietlyAfterResponse || closeAfterResponse {
                 reading = .broken
-                context.close(promise: nil)
+                closeOnceWritten(context: context)
             }
         case .head, .body, .complete:
             break
         }
+    }
+
+    /// Closes the connection once what was written to it is on the wire (`closeAfter`): a
+    /// channel drops the writes still queued when it closes, and a client that half-closed and
+    /// reads slowly would lose the end of its last response.
+    private func closeOnceWritten(context: ChannelHandlerContext) {
+        closeAfter(context.writeAndFlush(wrapOutboundOut(ByteBuffer())), context: context)
     }
 
     // MARK: Reading requests
@@ -266,6 +276,9 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
         case (.body(let source, _), .end):
             bodyArrived()
             source.finish()
+            // A finished stream asks for nothing more: a pipelined request's reads must not wait
+            // for it.
+            bodyFull = false
             reading = .complete
         case (.discarding, .end):
             bodyArrived()
@@ -293,6 +306,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
             delegate: .init(
                 produceMoreCallback: { eventLoop.execute { bound.value.bodyReaderCaughtUp(stream: stream) } },
                 didTerminateCallback: { eventLoop.execute { bound.value.bodyReaderGone(stream: stream) } }))
+        bodyFull = false
         if let body, source.yield(body) == .stopProducing { bodyFull = true }
         reading = .body(source, stream: stream)
         dispatch(request, body: RequestBody(asyncSequence: producer), context: context)

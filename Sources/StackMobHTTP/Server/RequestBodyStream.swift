@@ -6,8 +6,9 @@ import NIOCore
 /// The connection stops reading from the socket while `highWatermark` chunks wait for the reader
 /// (`yield` says `.stopProducing`) and starts again once it is down to `lowWatermark`
 /// (`Delegate.produceMore`), so a client sending faster than the route reads is held up by TCP,
-/// not buffered in memory. A body that arrives with its head is not streamed: the request gets it
-/// whole (`RequestBody(buffer:)`).
+/// not buffered in memory. A body of at most `HTTP1ConnectionHandler.wholeBodyLimit` (64 KiB) that
+/// arrives in the same read as its head is not streamed: the request gets it whole
+/// (`RequestBody(buffer:)`).
 enum RequestBodyStream {
     typealias Producer = NIOThrowingAsyncSequenceProducer<
         ByteBuffer, any Error, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, Delegate
@@ -32,8 +33,9 @@ enum RequestBodyStream {
     }
 }
 
-/// The body of a request whose framing broke before its head's task started: reading it throws
-/// the parser's error, which the route answers (`ErrorMapping`: 400, and the connection closes).
+/// The body of a request that failed before its head's task started: reading it throws the
+/// error, which the route answers (`ErrorMapping`): the parser's error is 400, a body that did
+/// not arrive in time (`RequestBodyTimeout`) 408, and the connection closes after either.
 struct FailedRequestBody: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     let error: any Error

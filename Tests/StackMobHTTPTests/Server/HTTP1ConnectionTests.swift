@@ -5,6 +5,10 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The HTTP/1.1 connection layer (`HTTP1Connection`), byte for byte over a real socket: requests
 /// pipelined, bodies arriving in pieces or larger than what is collected whole, connections the
 /// client ends, and a shutdown with a request under way. Malformed and slow requests:
@@ -122,6 +126,28 @@ struct HTTP1ConnectionTests {
         }
     }
 
+    @Test("a client that half-closes and reads slowly gets the whole of a response larger than the sockets' buffers")
+    func halfClosedSlowReader() async throws {
+        // 24 MB: more than the kernel's send and receive buffers hold together on loopback, so
+        // most of the response is still queued in the server when it learns the client is done.
+        let size = 24_000_000
+        try await TestServer.run(configure: { $0.maxBodyBytes = 30_000_000 }) { client in
+            let created = try await client.post("/huge", ["huge_id": "h1", "text": .string(String(repeating: "z", count: size))])
+            #expect(created.status == .created)
+            let answer = try await Task.detached {
+                try SlowReader.exchange(port: client.port, request: Self.request("GET", "/huge/h1"), pause: .milliseconds(1_500))
+            }.value
+            let head = try #require(answer.firstRange(of: Array("\r\n\r\n".utf8)), "no response head")
+            let headText = String(decoding: answer[..<head.lowerBound], as: UTF8.self)
+            #expect(headText.hasPrefix("HTTP/1.1 200"), "\(headText)")
+            let length = try #require(
+                headText.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) })
+            #expect(length > size)
+            #expect(answer.count - head.upperBound == length, "received \(answer.count - head.upperBound) of \(length) body bytes")
+        }
+    }
+
     @Test("an idle connection is closed after limits.idle_timeout_seconds; a busy one is not")
     func idleTimeout() async throws {
         // Three seconds: a loaded test run can pause the client for a second or more.
@@ -139,7 +165,7 @@ struct HTTP1ConnectionTests {
         }
     }
 
-    @Test("on SIGTERM a request under way is answered, an idle connection is closed, and the server exits cleanly")
+    @Test("on SIGTERM the requests under way or read are answered, an idle connection is closed, and the server exits cleanly")
     func gracefulShutdown() async throws {
         let hooks = Router()
         hooks.post("/slow") { _, _ -> String in
@@ -162,16 +188,64 @@ struct HTTP1ConnectionTests {
                 try await idle.send(Self.request("GET", "/thing/none"))
                 #expect(try await idle.response()?.status == 404)
                 let busy = try await RawConnection.connect(port: port)
-                try await busy.send(Self.request("GET", "/slow"))
+                // A request pipelined behind the slow one is read before the shutdown: it is
+                // answered too.
+                try await busy.send(Self.request("GET", "/slow") + Self.request("GET", "/thing/none"))
                 try await Task.sleep(for: .milliseconds(300))
                 server.send(signal: SIGTERM)
                 #expect(try await idle.closedByServer(within: .seconds(5)))
                 let answered = try #require(try await busy.response(), "\(server.log.suffix(2_000))")
                 #expect(answered.status == 200, "\(answered.body)")
                 #expect(answered.body == "late")
+                let pipelined = try #require(try await busy.response(), "\(server.log.suffix(2_000))")
+                #expect(pipelined.status == 404)
+                #expect(try await busy.closedByServer(within: .seconds(5)))
                 #expect(await server.waitForExit() == 0, "\(server.log.suffix(2_000))")
                 await idle.close()
                 await busy.close()
+            }
+        }
+    }
+}
+
+/// A client on a plain blocking socket that sends its request, closes its side, waits, then
+/// reads: NIO's clients read as soon as bytes arrive, so they never leave a server's writes
+/// queued.
+enum SlowReader {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Everything the server sent until it closed the connection.
+    static func exchange(port: Int, request: String, pause: Duration) throws -> [UInt8] {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        defer { Glibc.close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw Failure(description: "connect: errno \(errno)") }
+        let bytes = Array(request.utf8)
+        guard bytes.withUnsafeBytes({ Glibc.send(socket, $0.baseAddress, $0.count, 0) }) == bytes.count else {
+            throw Failure(description: "send: errno \(errno)")
+        }
+        Glibc.shutdown(socket, Int32(SHUT_WR))
+        Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.recv(socket, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                answer.append(contentsOf: buffer[..<count])
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                // The end of the stream, or a reset: what arrived is the answer.
+                return answer
             }
         }
     }
