@@ -12,9 +12,10 @@ struct SocialSecretLoggingTests {
         let stub = SocialProviderStub()
         await stub.addFacebookUser(token: "fb-Secret-token", id: "1", name: "F")
         await stub.addTwitterUser(token: "tw-Secret-token", secret: "tw-Secret-secret", id: "2", screenName: "t")
-        // 3 s, so that a loaded machine still answers the normal calls in time; the last request
-        // waits for a provider that answers only after 8 s.
-        try await SocialProviderStub.run(stub, logger: logger, configure: { $0.development.social.timeoutSeconds = 3 }) { client, clock in
+        // 10 s, so that a loaded machine still answers the normal calls in time (at 3 s a CI run
+        // timed one out while the whole suite started); the last request waits for a provider
+        // that answers only after 12 s.
+        try await SocialProviderStub.run(stub, logger: logger, configure: { $0.development.social.timeoutSeconds = 10 }) { client, clock in
             let facebook = try await client.postForm("/user/facebookAccessTokenWithCreate", [("fb_at", "fb-Secret-token"), ("username", "f")])
             let session = try #require(MACSession(facebook))
             #expect(try await client.signed(.get, "/user/postFacebookMessage?message=hi", session, clock: clock).status == .ok)
@@ -27,7 +28,7 @@ struct SocialSecretLoggingTests {
             let signature = GigyaFixture.signature(uid: "g", timestamp: ts)
             #expect(
                 try await client.postForm("/user/gigyaAccessToken", [("gigya_uid", "g"), ("gigya_ts", ts), ("gigya_sig", signature)]).status == .ok)
-            await stub.setDelay(seconds: 8)
+            await stub.setDelay(seconds: 12)
             #expect(try await client.postForm("/user/facebookAccessToken", [("fb_at", "fb-Secret-token")]).status == .gatewayTimeout)
         }
         let lines = store.all
