@@ -55,6 +55,30 @@ struct JSONParserTests {
     @Test("invalid UTF-8 is refused")
     func invalidUTF8() {
         #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+        // Before an escape and after one: the string is read byte by byte from its start then.
+        #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xFF, 0x5C, 0x6E, 0x22]) }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0x5C, 0x6E, 0xFF, 0x22]) }
+    }
+
+    @Test("strings whose escape or control character comes after plain text", arguments: [
+        (#"["plain", "then \n escaped", "é\u00e9"]"#, JSONValue.array(["plain", "then \n escaped", "éé"])),
+        (#""tail\\""#, .string("tail\\")),
+        (#""""#, .string("")),
+    ])
+    func stringsAfterPlainText(text: String, expected: JSONValue) throws {
+        #expect(try JSONParser.parse(text) == expected)
+    }
+
+    @Test("errors inside strings keep their positions", arguments: [
+        ([0x22, 0x61, 0x62, 0x63, 0x64, 0x01, 0x22], "control character in string at line 1, column 6"),
+        ([0x22, 0x61, 0x62, 0x63], "unterminated string at line 1, column 5"),
+        ([0x22, 0x61, 0xFF, 0x22], "string is not valid UTF-8 at line 1, column 5"),
+        ([0x22, 0x61, 0x5C, 0x6E, 0x01, 0x22], "control character in string at line 1, column 5"),
+    ] as [([UInt8], String)])
+    func stringErrorPositions(bytes: [UInt8], message: String) {
+        // The column of the offending byte, whichever way the string was being read.
+        let error = #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes) }
+        #expect(error?.description == message)
     }
 }
 
@@ -97,6 +121,55 @@ struct JSONWriterTests {
         let text = JSONWriter.string(.object(object))
         let written = expected.map { "\"\($0)\":\(object[$0]!.integerValue!)" }.joined(separator: ",")
         #expect(text == "{" + written + "}")
+    }
+
+    @Test("keys that share their first eight bytes, or end inside them, are still in byte order")
+    func keyOrderPastEightBytes() {
+        // The writer compares keys' first eight bytes as one number, then the rest.
+        let keys = ["createddate", "createdby", "created", "createddat", "createddate_2", "abcdefgh", "abcdefg",
+                    "abcdefgh\u{0}", "abcdefg\u{0}", "abcdefghé", "abcdefghZ", "\u{0}", "lastmoddate", "a"]
+        var object: [String: JSONValue] = [:]
+        for (position, key) in keys.enumerated() { object[key] = .integer(Int64(position)) }
+        let expected = keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let written = expected.map { "\(JSONWriter.string(.string($0))):\(object[$0]!.integerValue!)" }.joined(separator: ",")
+        #expect(JSONWriter.string(.object(object)) == "{" + written + "}")
+        // The same keys past the insertion sort's limit of 16.
+        for key in keys { object[key + "_more_than_eight"] = .bool(true) }
+        let all = object.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let text = JSONWriter.string(.object(object))
+        let order = all.map { text.range(of: JSONWriter.string(.string($0)) + ":")!.lowerBound }
+        #expect(order.count == 28 && order == order.sorted())
+    }
+
+    @Test("long output grows its buffer without losing bytes")
+    func longOutput() throws {
+        let value = JSONValue.array((0..<2_000).map { .object(["n": .integer(Int64($0)), "s": .string(String(repeating: "x", count: $0 % 50))]) })
+        let text = JSONWriter.string(value)
+        #expect(text.utf8.count > 50_000)
+        #expect(try JSONParser.parse(text) == value)
+    }
+
+    @Test("every byte that needs an escape is found, at every position of strings of every length")
+    func escapesAtEveryPosition() throws {
+        // The writer looks for them eight bytes at a time; bytes just past each limit must pass.
+        for length in 1...24 {
+            for position in 0..<length {
+                for special: UInt8 in [0x00, 0x1F, 0x22, 0x5C] {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = special
+                    let text = JSONWriter.string(.string(String(decoding: bytes, as: UTF8.self)))
+                    #expect(try JSONParser.parse(text) == .string(String(decoding: bytes, as: UTF8.self)))
+                    #expect(text.utf8.count > length + 2, "length \(length), position \(position), byte \(special)")
+                }
+                // Neighbours of the specials, and bytes past ASCII, are written as they are.
+                for plain: UInt8 in [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F] {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = plain
+                    #expect(JSONWriter.string(.string(String(decoding: bytes, as: UTF8.self))).utf8.count == length + 2)
+                }
+            }
+        }
+        #expect(JSONWriter.string(.string("ééééé\u{1}")) == #""ééééé\u0001""#)
     }
 
     @Test("numbers keep their kind", arguments: [
