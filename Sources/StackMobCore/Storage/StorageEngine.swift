@@ -55,9 +55,9 @@ public protocol StorageReader {
     func fetchObject(_ schema: SchemaDefinition, id: String) async throws -> JSONObject?
     /// The matching objects in the query's order and window, compiled into one SQL statement.
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> ObjectPage
-    /// The stored objects among `ids`, in no particular order, in ONE statement whatever the
-    /// number of ids (how expansion loads a level, PROTOCOL §5.5). With `rows`, only the objects
-    /// it admits (schema permissions, §12), in the same statement.
+    /// The stored objects among `ids` (distinct), in no particular order, in ONE statement
+    /// whatever the number of ids (how expansion loads a level, PROTOCOL §5.5). With `rows`, only
+    /// the objects it admits (schema permissions, §12), in the same statement.
     func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject]
 }
 
