@@ -28,8 +28,7 @@ struct SQLiteRowDecoder {
         var object = JSONObject(minimumCapacity: columns.count)
         for (index, column) in columns.enumerated() {
             guard let column else { continue }
-            let dbValue = DatabaseValue(sqliteStatement: statement, index: CInt(index))
-            if let value = try SQLiteValueMapping.jsonValue(dbValue, type: column.type) {
+            if let value = try SQLiteValueMapping.jsonValue(column: CInt(index), of: statement, type: column.type) {
                 object[column.name] = value
             }
         }

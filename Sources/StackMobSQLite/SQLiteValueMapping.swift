@@ -1,4 +1,6 @@
+import Foundation  // memchr
 import GRDB
+import GRDBSQLite  // the system SQLite, as GRDB links it
 import StackMobCore
 
 /// How typed field values are stored in SQLite columns and read back.
@@ -25,27 +27,40 @@ enum SQLiteValueMapping {
         }
     }
 
-    /// The JSON value of a column, or nil for SQL NULL.
-    static func jsonValue(_ dbValue: DatabaseValue, type: FieldType?) throws -> JSONValue? {
-        switch dbValue.storage {
-        case .null:
-            return nil
-        case .int64(let integer):
+    /// The JSON value of column `index` of the row `statement` stands on, or nil for SQL NULL.
+    ///
+    /// Read from SQLite without a `DatabaseValue` in between: text is decoded from the bytes
+    /// SQLite holds, not copied into a string that a stored array's parse then copies again
+    /// (a tenth of the time spent reading an expanded page's rows, issue 19).
+    static func jsonValue(column index: CInt, of statement: SQLiteStatement, type: FieldType?) throws -> JSONValue? {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER:
+            let integer = sqlite3_column_int64(statement, index)
             switch type {
             case .boolean: return .bool(integer != 0)
             case .float: return .float(Double(integer))
             default: return .integer(integer)
             }
-        case .double(let double):
-            return .float(double)
-        case .string(let text):
+        case SQLITE_FLOAT:
+            return .float(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(statement, index) else { return nil }
+            let stored = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index)))
+            // Up to the first NUL byte, as GRDB's `String(cString:)` read it: the same values
+            // as before this reader.
+            let bytes = UnsafeBufferPointer(rebasing: stored[..<(firstNUL(in: stored) ?? stored.count)])
             switch type {
-            case .array, .geopoint, .relation(_, toMany: true): return try JSONParser.parse(text)
-            default: return .string(text)
+            case .array, .geopoint, .relation(_, toMany: true): return try JSONParser.parse(bytes)
+            default: return .string(String(decoding: bytes, as: UTF8.self))
             }
-        case .blob:
-            // Nothing we write is a blob; a blob means someone edited the file by hand.
+        default:
+            // NULL; or a blob, which nothing we write is: someone edited the file by hand.
             return nil
         }
+    }
+
+    private static func firstNUL(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let start = bytes.baseAddress, let found = memchr(start, 0, bytes.count) else { return nil }
+        return UnsafeRawPointer(start).distance(to: found)
     }
 }
