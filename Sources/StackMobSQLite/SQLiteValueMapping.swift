@@ -30,8 +30,8 @@ enum SQLiteValueMapping {
     /// The JSON value of column `index` of the row `statement` stands on, or nil for SQL NULL.
     ///
     /// Read from SQLite without a `DatabaseValue` in between: text is decoded from the bytes
-    /// SQLite holds, not copied into a string that a stored array's parse then copies again
-    /// (a tenth of the time spent reading an expanded page's rows, issue 19).
+    /// SQLite holds, where GRDB made a `String(cString:)` of it that a stored array's parse
+    /// then copied again (issue 19).
     static func jsonValue(column index: CInt, of statement: SQLiteStatement, type: FieldType?) throws -> JSONValue? {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER:

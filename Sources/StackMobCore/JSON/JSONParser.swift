@@ -178,7 +178,7 @@ public struct JSONParser {
         // Nearly every string has no escape, and most are ASCII: such a string is made from its
         // bytes where they lie, with no check of its UTF-8 left to make. Gathering the bytes into
         // an array and validating them through the generic `String(validating:)` cost 1,000
-        // instructions a string, most of what a stored five-element array took to read back
+        // instructions a string, half of what a stored five-element array took to read back
         // (issue 19).
         var allBits: UInt8 = 0
         while index < bytes.count {

@@ -185,7 +185,7 @@ public enum JSONWriter {
     }
 
     /// Whether any byte needs an escape, looked for eight bytes at a time: byte by byte, the
-    /// search cost seven instructions a byte, a quarter of the time spent writing a response.
+    /// search cost seven instructions a byte of every key and string value (issue 19).
     private static func containsEscapable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 8 else { return bytes.contains(where: needsEscape) }
         let raw = UnsafeRawBufferPointer(bytes)
