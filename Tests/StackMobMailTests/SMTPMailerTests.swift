@@ -6,10 +6,6 @@ import StackMobTestSupport
 import Synchronization
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 @testable import StackMobMail
 
 @Suite("SMTP mailer against a stub relay")
@@ -98,16 +94,15 @@ struct SMTPMailerTests {
         }
         await server.stop()
         await refusing.stop()
-        // A port held by a socket that does not listen: connections to it are refused, and no
-        // other test's server can be given it meanwhile (a stopped server's port could be, and
-        // the mailer then waited for a greeting from an HTTP server).
-        let closed = try ClosedPort()
-        defer { closed.release() }
-        do {
-            try await SMTPMailer(mail: Self.settings(port: closed.port), logger: Logger(label: "t"))!.deliver(Self.message)
-            Issue.record("delivery to a closed port succeeded")
-        } catch {
-            guard case .connectFailed = error else { Issue.record("unexpected \(error)"); return }
+        // A refused port no other test's server can be given meanwhile (a stopped server's port
+        // could be, and the mailer then waited for a greeting from an HTTP server).
+        try await RefusedPort.with { port in
+            do throws(SMTPError) {
+                try await SMTPMailer(mail: Self.settings(port: port), logger: Logger(label: "t"))!.deliver(Self.message)
+                Issue.record("delivery to a closed port succeeded")
+            } catch {
+                guard case .connectFailed = error else { Issue.record("unexpected \(error)"); return }
+            }
         }
         #expect(SMTPMailer(mail: MailSettings(), logger: Logger(label: "t")) == nil)
     }
@@ -143,41 +138,5 @@ struct SMTPMailerTests {
         #expect(!untrusted.lines.contains { $0.hasPrefix("AUTH") })
         await server.stop()
         await untrusted.stop()
-    }
-}
-
-/// A loopback port bound by a socket that never listens: a connection to it is refused.
-struct ClosedPort {
-    struct Failure: Error {
-        let call: String
-        let errno: Int32
-    }
-
-    let port: Int
-    private let socket: Int32
-
-    init() throws {
-        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(call: "socket", errno: errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                Glibc.bind(descriptor, pointer, length) == 0 ? getsockname(descriptor, pointer, &length) : -1
-            }
-        }
-        guard bound == 0 else {
-            let failure = errno
-            Glibc.close(descriptor)
-            throw Failure(call: "bind", errno: failure)
-        }
-        socket = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    func release() {
-        Glibc.close(socket)
     }
 }

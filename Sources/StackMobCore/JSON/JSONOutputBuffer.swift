@@ -35,8 +35,9 @@ struct JSONOutputBuffer: ~Copyable {
         literal.withUTF8Buffer { append($0) }
     }
 
-    consuming func bytes() -> [UInt8] {
-        Array(UnsafeBufferPointer(start: start, count: count))
+    /// The bytes written so far, lent to `body`.
+    func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: start, count: count))
     }
 
     // Kept out of line: the appends above inline into the writer, this rarely runs.

@@ -4,9 +4,17 @@ public enum JSONWriter {
     /// - Parameter omittingNulls: drop null-valued object members, as every response must. Only
     ///   clients (tests) keep them: a request's `null` means "clear this field".
     public static func bytes(_ value: JSONValue, omittingNulls: Bool = true) -> [UInt8] {
+        withBytes(value, omittingNulls: omittingNulls) { Array($0) }
+    }
+
+    /// The JSON text's bytes, lent to `body` where they were written: a caller that copies them
+    /// into a buffer of its own (a response body) makes one copy, not two.
+    public static func withBytes<Result>(
+        _ value: JSONValue, omittingNulls: Bool = true, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
         var output = JSONOutputBuffer(capacity: 512)
         write(value, into: &output, omittingNulls: omittingNulls)
-        return output.bytes()
+        return try output.withUnsafeBytes(body)
     }
 
     public static func string(_ value: JSONValue, omittingNulls: Bool = true) -> String {

@@ -7,10 +7,10 @@ enum JSONResponse {
     static let contentType = "application/json; charset=utf-8"
 
     static func make(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
-        let bytes = JSONWriter.bytes(value)
+        let body = JSONWriter.withBytes(value) { ByteBuffer(bytes: $0) }
         var fields = headers
         fields[.contentType] = contentType
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: body))
     }
 
     /// A status with no body, for HEAD requests.

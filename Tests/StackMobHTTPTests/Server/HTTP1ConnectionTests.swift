@@ -234,7 +234,7 @@ enum SlowReader {
             throw Failure(description: "send: errno \(errno)")
         }
         Glibc.shutdown(socket, Int32(SHUT_WR))
-        Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+        Thread.sleep(forTimeInterval: pause / .seconds(1))
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
