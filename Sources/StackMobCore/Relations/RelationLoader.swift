@@ -28,8 +28,10 @@ struct RelationLoader: Sendable {
             var wanted: [Int: [String]] = [:]
             for (relations, object) in frontier {
                 for relation in relations {
-                    for id in Self.ids(in: object[relation.field]) where targets.all[relation.target].requested.insert(id).inserted {
-                        wanted[relation.target, default: []].append(id)
+                    Self.forEachId(in: object[relation.field]) { id in
+                        if targets.all[relation.target].requested.insert(id).inserted {
+                            wanted[relation.target, default: []].append(id)
+                        }
                     }
                 }
             }
@@ -65,9 +67,13 @@ struct RelationLoader: Sendable {
                 return .object(assemble(related, relations: targets.all[relation.target].relations, depth: depth - 1, targets: targets))
             }
             if relation.toMany {
-                result[relation.field] = .array(Self.ids(in: value).compactMap(resolve))
+                var related: [JSONValue] = []
+                Self.forEachId(in: value) { id in
+                    if let object = resolve(id) { related.append(object) }
+                }
+                result[relation.field] = .array(related)
             } else {
-                result[relation.field] = Self.ids(in: value).first.flatMap(resolve)
+                result[relation.field] = Self.firstId(in: value).flatMap(resolve)
             }
         }
         return result
@@ -75,10 +81,32 @@ struct RelationLoader: Sendable {
 
     /// The ids a relation value holds: one string, or an array of strings.
     static func ids(in value: JSONValue?) -> [String] {
+        var ids: [String] = []
+        forEachId(in: value) { ids.append($0) }
+        return ids
+    }
+
+    /// `ids(in:)` one by one, with no array made: expansion walks every relation of every
+    /// object it loads, twice.
+    private static func forEachId(in value: JSONValue?, _ body: (String) -> Void) {
         switch value {
-        case .string(let id)?: [id]
-        case .array(let elements)?: elements.compactMap(\.stringValue)
-        default: []
+        case .string(let id)?:
+            body(id)
+        case .array(let elements)?:
+            for case .string(let id) in elements {
+                body(id)
+            }
+        default:
+            break
+        }
+    }
+
+    /// The first of `ids(in:)`.
+    private static func firstId(in value: JSONValue?) -> String? {
+        switch value {
+        case .string(let id)?: id
+        case .array(let elements)?: elements.lazy.compactMap(\.stringValue).first
+        default: nil
         }
     }
 }

@@ -70,6 +70,36 @@ struct RelationLoaderTests {
         }
     }
 
+    @Test("an object related from several objects, and at several depths, is expanded as deep as each place asks")
+    func sharedRelatedObjects() async throws {
+        try await Self.withDatastore { engine, registry, datastore in
+            // ann → bob → cy → dee → eve; yan → bob (bob shared at one depth); zed → cy (cy met
+            // with one level left through ann and yan, with two through zed).
+            let relations = try RelationMap.parse("friends=person&friends.friends=person&friends.friends.friends=person")
+            _ = try await datastore.upsertGraph(["person_id": "dee", "friends": [["person_id": "eve", "n": 5]]], in: "person", relations: relations, caller: .anonymous)
+            let chain: JSONObject = ["person_id": "bob", "friends": [["person_id": "cy", "friends": ["dee"]]]]
+            let ann = try await datastore.upsertGraph(["person_id": "ann", "friends": [.object(chain)]], in: "person", relations: relations, caller: .anonymous)
+            let yan = try await datastore.upsertGraph(["person_id": "yan", "friends": ["bob"]], in: "person", relations: relations, caller: .anonymous)
+            let zed = try await datastore.upsertGraph(["person_id": "zed", "friends": ["cy"]], in: "person", relations: relations, caller: .anonymous)
+            let schema = try #require(registry.definition(named: "person"))
+            let loader = RelationLoader(registry: registry, admit: { _, object in object })
+            func expanded(_ depth: Int) async throws -> [JSONObject] {
+                try await engine.read { reader in try await loader.expand([ann.object, yan.object, zed.object], schema: schema, depth: depth, reader: reader) }
+            }
+            func friend(_ object: JSONObject?) -> JSONObject? { object?["friends"]?.arrayValue?.first?.objectValue }
+            let three = try await expanded(3)
+            for top in three[0...1] {
+                #expect(friend(top)?["person_id"] == "bob")
+                #expect(friend(friend(friend(top)))?["person_id"] == "dee")
+                #expect(friend(friend(friend(top)))?["friends"] == ["eve"], "dee is three levels down: its friends stay ids")
+            }
+            #expect(friend(three[2])?["person_id"] == "cy")
+            #expect(friend(friend(friend(three[2])))?["person_id"] == "eve", "through zed, cy has two levels left")
+            let one = try await expanded(1)
+            #expect(one.map { friend($0)?["friends"] } == [["cy"], ["cy"], ["dee"]])
+        }
+    }
+
     /// A datastore with inference on, over a temporary SQLite engine.
     private static func withDatastore(_ body: (SQLiteStorageEngine, SchemaRegistry, Datastore) async throws -> Void) async throws {
         try await TemporaryDatabase.withEngine { engine, registry in
