@@ -68,7 +68,8 @@ public enum JSONWriter {
         if !object.isEmpty {
             withUnsafeTemporaryAllocation(of: Member.self, capacity: object.count) { space in
                 var count = 0
-                for (key, value) in object where !(omittingNulls && value.isNull) {
+                for (key, value) in object {
+                    if omittingNulls, case .null = value { continue }
                     space.initializeElement(at: count, to: Member(prefix: prefix(of: key), key: key, value: value))
                     count += 1
                 }
@@ -103,35 +104,26 @@ public enum JSONWriter {
     }
 
     private static func prefix(of key: String) -> UInt64 {
-        func pack(_ bytes: some Collection<UInt8>) -> UInt64 {
-            var prefix: UInt64 = 0
-            var taken = 0
-            for byte in bytes.prefix(8) {
-                prefix = prefix << 8 | UInt64(byte)
-                taken += 1
-            }
-            return taken == 8 ? prefix : prefix << (8 * (8 - taken))
+        let bytes = key.utf8.span
+        var prefix: UInt64 = 0
+        for position in 0..<min(bytes.count, 8) {
+            prefix = prefix << 8 | UInt64(bytes[position])
         }
-        return key.utf8.withContiguousStorageIfAvailable(pack) ?? pack(key.utf8)
+        return bytes.count >= 8 ? prefix : prefix << (8 * (8 - bytes.count))
     }
 
     /// Byte-wise order, which is what "lexicographic" means to the clients' comparisons.
     ///
-    /// The bytes are compared where the strings keep them (a native string's buffer, a small
-    /// string's copy on the stack). Walking the two UTF-8 views with iterators cost 150
-    /// instructions a comparison, and an expanded page of 20 makes 1,600 of them (issue 19).
+    /// The bytes are compared where the strings keep them (their `Span`). Walking the two UTF-8
+    /// views with iterators cost 150 instructions a comparison, and an expanded page of 20 makes
+    /// 1,600 of them (issue 19).
     private static func utf8Order(_ lhs: String, _ rhs: String) -> Bool {
-        let inPlace = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in
-                for position in 0..<min(left.count, right.count) where left[position] != right[position] {
-                    return left[position] < right[position]
-                }
-                return left.count < right.count
-            }
+        let left = lhs.utf8.span
+        let right = rhs.utf8.span
+        for position in 0..<min(left.count, right.count) where left[position] != right[position] {
+            return left[position] < right[position]
         }
-        if let inPlace = inPlace ?? nil { return inPlace }
-        // A string bridged from elsewhere, whose bytes are not in one piece.
-        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        return left.count < right.count
     }
 
     /// Decimal digits written straight into the output: `String(integer)` allocated a string
@@ -164,15 +156,17 @@ public enum JSONWriter {
             output.append("null")
             return
         }
-        // Swift's shortest round-trip form is valid JSON: `2.0`, `0.1`, `1e-07`, `1e+20`.
-        Array("\(double)".utf8).withUnsafeBufferPointer { output.append($0) }
+        // Swift's shortest round-trip form is valid JSON: `2.0`, `0.1`, `1e-07`, `1e+20`. Mostly
+        // a small string, so no allocation (interpolating it into an array made two).
+        double.description.utf8.span.withUnsafeBufferPointer { output.append($0) }
     }
 
+    /// The bytes are read through the string's `Span`, which borrows them where they are: the
+    /// closure of `withContiguousStorageIfAvailable` retained and released every string written,
+    /// small ones included, about 2,000 times an expanded page (issue 19).
     private static func writeString(_ string: String, into output: inout JSONOutputBuffer) {
         output.append(UInt8(ascii: "\""))
-        if string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &output) }) == nil {
-            Array(string.utf8).withUnsafeBufferPointer { writeEscaped($0, into: &output) }
-        }
+        string.utf8.span.withUnsafeBufferPointer { writeEscaped($0, into: &output) }
         output.append(UInt8(ascii: "\""))
     }
 

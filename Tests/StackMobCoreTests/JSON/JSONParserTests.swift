@@ -181,4 +181,25 @@ struct JSONWriterTests {
         #expect(JSONWriter.string(value) == text)
         #expect(try JSONParser.parse(text) == value)
     }
+
+    @Test("integers of every length, and floats, are written as Swift's own decimal text")
+    func decimalText() {
+        // Each digit count, and the numbers either side of each power of ten, both signs: the
+        // digits are written two at a time, so odd and even lengths take different paths.
+        var integers: [Int64] = Array(-1_000...1_000) + [.max, .min, .max - 1, .min + 1]
+        var power: Int64 = 1
+        for _ in 1...18 {
+            power *= 10
+            integers += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+        }
+        for integer in integers {
+            #expect(JSONWriter.string(.integer(integer)) == String(integer))
+            var line: [UInt8] = []
+            JSONWriter.writeInteger(integer, into: &line)
+            #expect(line == Array(String(integer).utf8))
+        }
+        for double in [0.0, -0.0, 1.5, -2.25, 19.99, 1e300, -1e-300, 123_456_789.125, .pi, 1.0 / 3.0, 5e-324, .greatestFiniteMagnitude] {
+            #expect(JSONWriter.string(.float(double)) == "\(double)")
+        }
+    }
 }
