@@ -111,40 +111,46 @@ extension TextLogHandler: RequestLineLogging {
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(112 + label.utf8.count + line.path.utf8.count + base.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 })
-        bytes += timestamps.current().utf8
-        bytes += " info".utf8
+        Self.append(timestamps.current(), to: &bytes)
+        Self.append(" info", to: &bytes)
         if !label.isEmpty {
             bytes.append(UInt8(ascii: " "))
-            bytes += label.utf8
+            Self.append(label, to: &bytes)
         }
         bytes.append(UInt8(ascii: ":"))
         // The line's keys are in order; the logger's go where they sort among them.
         var next = base.startIndex
         func flushBase(before key: String?) {
             while next < base.endIndex, key.map({ base[next].key.utf8.lexicographicallyPrecedes($0.utf8) }) ?? true {
-                Self.appendPair(base[next].key, base[next].value.utf8, to: &bytes)
+                Self.appendPair(base[next].key, base[next].value, to: &bytes)
                 next += 1
             }
         }
         flushBase(before: "sm.duration_ms")
-        Self.appendPair("sm.duration_ms", line.milliseconds.description.utf8, to: &bytes)
+        Self.appendPair("sm.duration_ms", line.milliseconds.description, to: &bytes)
         flushBase(before: "sm.method")
-        Self.appendPair("sm.method", line.method.utf8, to: &bytes)
+        Self.appendPair("sm.method", line.method, to: &bytes)
         flushBase(before: "sm.path")
-        Self.appendPair("sm.path", line.path.utf8, to: &bytes)
+        Self.appendPair("sm.path", line.path, to: &bytes)
         flushBase(before: "sm.status")
-        bytes += " sm.status=".utf8
+        Self.append(" sm.status=", to: &bytes)
         JSONWriter.writeInteger(Int64(line.status), into: &bytes)
         flushBase(before: nil)
-        bytes += " [StackMobHTTP] Request\n".utf8
+        Self.append(" [StackMobHTTP] Request\n", to: &bytes)
         output.write(bytes, immediately: false)
     }
 
-    private static func appendPair(_ key: String, _ value: String.UTF8View, to bytes: inout [UInt8]) {
+    private static func appendPair(_ key: String, _ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: " "))
-        bytes += key.utf8
+        append(key, to: &bytes)
         bytes.append(UInt8(ascii: "="))
-        bytes += value
+        append(value, to: &bytes)
+    }
+
+    /// A string's bytes, copied as one block: `+= string.utf8` went through the generic
+    /// sequence copy, 270 instructions an append and a third of the line's cost (issue 19).
+    private static func append(_ string: String, to bytes: inout [UInt8]) {
+        string.utf8.span.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
     }
 }
 
