@@ -142,7 +142,9 @@ def profile(args, out_dir):
     after it, then, with --perf, a second run sampled by perf (its unwinding costs the server
     CPU, so it is kept out of the first)."""
     signed = SIGNED if "owned" in args.scenarios else 0
-    cluster = Cluster(os.path.join(out_dir, "postgresql")) if args.engine == "postgresql" else None
+    # A directory of its own in /tmp, as bench.py's: run as root, the cluster runs as `postgres`,
+    # which cannot enter `out_dir` (mkdtemp makes it 0700, root's).
+    cluster = Cluster(tempfile.mkdtemp(prefix="stackmob-profile-pg-")) if args.engine == "postgresql" else None
     side = None
     ticks_per_second = os.sysconf("SC_CLK_TCK")
     rows = []
