@@ -89,6 +89,7 @@ class Cluster:
 
     def stop(self):
         pg_cluster.stop(self.directory)
+        shutil.rmtree(self.directory, ignore_errors=True)
 
 
 def perf_report(data, count):

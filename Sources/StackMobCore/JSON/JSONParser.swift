@@ -35,9 +35,8 @@ public struct JSONParser {
             Result { () throws(JSONParseError) in try parse(buffer: buffer, options: options) }
         }
         if let inPlace { return try inPlace.get() }
-        return try Array(bytes).withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONParseError) in try parse(buffer: buffer, options: options) }
-        }.get()
+        // An array is contiguous: this second call parses it in place.
+        return try parse(Array(bytes), options: options)
     }
 
     public static func parse(_ text: String, options: Options = .init()) throws(JSONParseError) -> JSONValue {

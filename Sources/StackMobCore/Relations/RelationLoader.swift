@@ -112,9 +112,15 @@ struct RelationLoader: Sendable {
     /// The first of `ids(in:)`.
     private static func firstId(in value: JSONValue?) -> String? {
         switch value {
-        case .string(let id)?: id
-        case .array(let elements)?: elements.lazy.compactMap(\.stringValue).first
-        default: nil
+        case .string(let id)?:
+            return id
+        case .array(let elements)?:
+            for case .string(let id) in elements {
+                return id
+            }
+            return nil
+        default:
+            return nil
         }
     }
 }

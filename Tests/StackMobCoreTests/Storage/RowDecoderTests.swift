@@ -3,9 +3,8 @@ import StackMobCore
 @testable import StackMobSQLite
 import Testing
 
-/// Each row's object is a copy of one template whose values are replaced in place
-/// (`SQLiteRowDecoder`): every row must still come out as its own object, with a member for each
-/// non-NULL field column and none for a NULL one or a skipped column.
+/// `SQLiteRowDecoder` reads each row of a statement into its own object: a member for each
+/// non-NULL field column, none for a NULL one or a skipped column (a page's total).
 @Suite("SQLite row decoding")
 struct RowDecoderTests {
     @Test("rows with NULLs in any columns read as objects without those members, each row its own object")
