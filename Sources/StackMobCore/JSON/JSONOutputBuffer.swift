@@ -7,7 +7,8 @@
 struct JSONOutputBuffer: ~Copyable {
     private var start: UnsafeMutablePointer<UInt8>
     private var capacity: Int
-    private var count = 0
+    /// How many bytes are written.
+    private(set) var count = 0
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
@@ -33,6 +34,15 @@ struct JSONOutputBuffer: ~Copyable {
 
     mutating func append(_ literal: StaticString) {
         literal.withUTF8Buffer { append($0) }
+    }
+
+    /// Appends a copy of bytes written before (`range` within `0..<count`).
+    mutating func appendCopy(of range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "copying bytes not written yet")
+        if capacity - count < range.count { grow(toHold: count + range.count) }
+        // Read after growing, which moves the bytes; the two ranges never overlap.
+        (start + count).initialize(from: start + range.lowerBound, count: range.count)
+        count += range.count
     }
 
     /// The bytes written so far, lent to `body`.

@@ -13,7 +13,8 @@ public enum JSONWriter {
         _ value: JSONValue, omittingNulls: Bool = true, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
         var output = JSONOutputBuffer(capacity: 512)
-        write(value, into: &output, omittingNulls: omittingNulls)
+        var repeated = JSONRepeatedObjects()
+        write(value, into: &output, omittingNulls: omittingNulls, repeated: &repeated, isMember: false)
         return try output.withUnsafeBytes(body)
     }
 
@@ -21,7 +22,12 @@ public enum JSONWriter {
         String(decoding: bytes(value, omittingNulls: omittingNulls), as: UTF8.self)
     }
 
-    private static func write(_ value: JSONValue, into output: inout JSONOutputBuffer, omittingNulls: Bool) {
+    /// - Parameter isMember: the value is an object's member or inside one (an array's
+    ///   elements are where the array is): an object there may recur, and is written once
+    ///   (`JSONRepeatedObjects`). A page's own objects are each written once anyway.
+    private static func write(
+        _ value: JSONValue, into output: inout JSONOutputBuffer, omittingNulls: Bool, repeated: inout JSONRepeatedObjects, isMember: Bool
+    ) {
         switch value {
         case .null:
             output.append("null")
@@ -37,11 +43,22 @@ public enum JSONWriter {
             output.append(UInt8(ascii: "["))
             for (position, element) in array.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
-                write(element, into: &output, omittingNulls: omittingNulls)
+                write(element, into: &output, omittingNulls: omittingNulls, repeated: &repeated, isMember: isMember)
             }
             output.append(UInt8(ascii: "]"))
         case .object(let object):
-            writeObject(object, into: &output, omittingNulls: omittingNulls)
+            guard isMember, JSONRepeatedObjects.canIdentify, object.count >= JSONRepeatedObjects.smallestLookedUp else {
+                writeObject(object, into: &output, omittingNulls: omittingNulls, repeated: &repeated)
+                return
+            }
+            let storage = JSONRepeatedObjects.storage(of: object)
+            if let written = repeated.written(storage) {
+                output.appendCopy(of: written)
+                return
+            }
+            let start = output.count
+            writeObject(object, into: &output, omittingNulls: omittingNulls, repeated: &repeated)
+            repeated.record(storage, writtenAt: start..<output.count)
         }
     }
 
@@ -63,7 +80,9 @@ public enum JSONWriter {
     /// merge sort's set-up around an insertion sort, through a generic closure) cost half of the
     /// time spent writing an expanded page; an array of members per object cost an allocation.
     /// Keys are unique, so an unstable sort gives the same order; nulls left out are not sorted.
-    private static func writeObject(_ object: JSONObject, into output: inout JSONOutputBuffer, omittingNulls: Bool) {
+    private static func writeObject(
+        _ object: JSONObject, into output: inout JSONOutputBuffer, omittingNulls: Bool, repeated: inout JSONRepeatedObjects
+    ) {
         output.append(UInt8(ascii: "{"))
         if !object.isEmpty {
             withUnsafeTemporaryAllocation(of: Member.self, capacity: object.count) { space in
@@ -80,7 +99,7 @@ public enum JSONWriter {
                     if position > 0 { output.append(UInt8(ascii: ",")) }
                     writeString(members[position].key, into: &output)
                     output.append(UInt8(ascii: ":"))
-                    write(members[position].value, into: &output, omittingNulls: omittingNulls)
+                    write(members[position].value, into: &output, omittingNulls: omittingNulls, repeated: &repeated, isMember: true)
                 }
             }
         }

@@ -47,24 +47,33 @@ struct RelationLoader: Sendable {
                 targets.all[target].relations = relations
                 for object in try await reader.fetchObjects(targetSchema, ids: ids, admitting: rows) {
                     guard let id = object[targetSchema.primaryKey]?.stringValue, let visible = admit(targetSchema, object) else { continue }
-                    targets.all[target].objects[id] = .some(visible)
+                    targets.all[target].objects[id] = ExpansionTargets.Entry(object: visible)
                     next.append((relations, visible))
                 }
             }
             frontier = next
         }
-        return objects.map { Self.assemble($0, relations: topRelations, depth: depth, targets: targets) }
+        return objects.map { Self.assemble($0, relations: topRelations, depth: depth, targets: &targets) }
     }
 
-    private static func assemble(_ object: JSONObject, relations: [Relation], depth: Int, targets: ExpansionTargets) -> JSONObject {
+    private static func assemble(_ object: JSONObject, relations: [Relation], depth: Int, targets: inout ExpansionTargets) -> JSONObject {
         guard depth > 0 else { return object }
         var result = object
         for relation in relations {
             guard let value = object[relation.field] else { continue }
             func resolve(_ id: String) -> JSONValue? {
+                guard let index = targets.all[relation.target].objects.index(forKey: id) else { return nil }
                 // Read in place: a copy of the whole record per relation cost an expanded page 15%.
-                guard let related = targets.all[relation.target].objects[id] ?? nil else { return nil }
-                return .object(assemble(related, relations: targets.all[relation.target].relations, depth: depth - 1, targets: targets))
+                let entry = targets.all[relation.target].objects.values[index]
+                guard let related = entry.object else { return nil }
+                // Unchanged, and so the same dictionary wherever it occurs.
+                guard depth > 1 else { return .object(related) }
+                if let assembled = entry.assembled, assembled.depth == depth - 1 { return .object(assembled.object) }
+                let assembled = assemble(related, relations: targets.all[relation.target].relations, depth: depth - 1, targets: &targets)
+                // Kept through the entry's index, with no second look-up: no entry is added or
+                // removed while objects are assembled, so the index stays valid.
+                targets.all[relation.target].objects.values[index].assembled = (depth - 1, assembled)
+                return .object(assembled)
             }
             if relation.toMany {
                 var related: [JSONValue] = []
@@ -81,9 +90,9 @@ struct RelationLoader: Sendable {
 
     /// Marks an id as asked for, through its entry in `Target.objects` (one lookup); true the
     /// first time.
-    private static func request(_ entry: inout JSONObject??) -> Bool {
+    private static func request(_ entry: inout ExpansionTargets.Entry?) -> Bool {
         guard entry == nil else { return false }
-        entry = .some(nil)
+        entry = ExpansionTargets.Entry(object: nil)
         return true
     }
 
@@ -137,6 +146,17 @@ private struct Relation {
 /// every related object: hashing strings was 9% of an expanded page's CPU samples, more than
 /// half of it here, for the target's name at least as often as for the id (issue 19).
 private struct ExpansionTargets {
+    /// An id asked for: its object once loaded and admitted (nil before, and for an id that did
+    /// not resolve), and the object last assembled from it.
+    struct Entry {
+        var object: JSONObject?
+        /// The object with its relations expanded `depth` levels, kept so that every occurrence
+        /// at that depth is the same dictionary: assembled once, and written once
+        /// (`JSONRepeatedObjects`). The benchmark's page of 20 holds 100 tags, 48 distinct
+        /// (issue 19). One depth only: an object is nearly always met at one depth.
+        var assembled: (depth: Int, object: JSONObject)?
+    }
+
     struct Target {
         let name: String
         /// Read from the registry once per expansion (its lock, taken for every related object,
@@ -145,10 +165,10 @@ private struct ExpansionTargets {
         var definition: SchemaDefinition??
         /// The target's own relations, once objects of it are loaded.
         var relations: [Relation] = []
-        /// Every id asked for, with its object once loaded and admitted (nil before, and for
-        /// an id that did not resolve). One table rather than a set of ids asked for beside a
-        /// table of objects: growing both had cost an expanded page 2% (issue 19).
-        var objects: [String: JSONObject?] = [:]
+        /// Every id asked for, with what is known of it. One table rather than a set of ids
+        /// asked for beside a table of objects: growing both had cost an expanded page 2%
+        /// (issue 19).
+        var objects: [String: Entry] = [:]
         /// The rows the caller may read (schema permissions), once asked.
         var visibleRows: RowFilter??
     }

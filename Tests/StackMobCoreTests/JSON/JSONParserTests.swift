@@ -149,6 +149,40 @@ struct JSONWriterTests {
         #expect(try JSONParser.parse(text) == value)
     }
 
+    @Test("an object that recurs, as the same dictionary, is written as it first was", arguments: [true, false])
+    func recurringObjects(omittingNulls: Bool) throws {
+        // Every call makes new dictionaries: written from these, nothing recurs.
+        func owner() -> JSONObject { ["person_id": "p1", "name": "one", "where": ["lat": 1.5, "lon": -2.0], "gone": .null] }
+        func tag(_ n: Int) -> JSONObject {
+            ["tag_id": .string("t\(n)"), "owner": .object(owner()), "label": .string(String(repeating: "é", count: n % 20)), "none": .null]
+        }
+        // More distinct tags than `JSONRepeatedObjects` has slots, each met in several articles,
+        // twice in some, after others that took its slot.
+        let sharedOwner = owner()
+        let sharedTags = (0..<600).map { n in
+            var tag = tag(n)
+            tag["owner"] = .object(sharedOwner)
+            return tag
+        }
+        func articles(tag: (Int) -> JSONObject, owner: () -> JSONObject) -> JSONValue {
+            .array((0..<300).map { n in
+                let picked = [n, n * 7 % 600, (n * 13 + 5) % 600, n]
+                return .object([
+                    "article_id": .string("a\(n)"), "author": .object(owner()), "tags": .array(picked.map { .object(tag($0)) }),
+                    "empty": .object([:]), "nested": .array([.array([.object(tag(n % 3))])]),
+                ])
+            })
+        }
+        let shared = articles(tag: { sharedTags[$0] }, owner: { sharedOwner })
+        let fresh = articles(tag: tag, owner: owner)
+        #expect(shared == fresh)
+        let text = JSONWriter.string(shared, omittingNulls: omittingNulls)
+        #expect(text == JSONWriter.string(fresh, omittingNulls: omittingNulls))
+        #expect(text.utf8.count > 300_000)
+        // And the text is the value: parsed back and written again, byte for byte.
+        #expect(JSONWriter.string(try JSONParser.parse(text), omittingNulls: omittingNulls) == text)
+    }
+
     @Test("every byte that needs an escape is found, at every position of strings of every length")
     func escapesAtEveryPosition() throws {
         // The writer looks for them eight bytes at a time; bytes just past each limit must pass.
@@ -184,8 +218,7 @@ struct JSONWriterTests {
 
     @Test("integers of every length, and floats, are written as Swift's own decimal text")
     func decimalText() {
-        // Each digit count, and the numbers either side of each power of ten, both signs: the
-        // digits are written two at a time, so odd and even lengths take different paths.
+        // Each digit count, and the numbers either side of each power of ten, both signs.
         var integers: [Int64] = Array(-1_000...1_000) + [.max, .min, .max - 1, .min + 1]
         var power: Int64 = 1
         for _ in 1...18 {
