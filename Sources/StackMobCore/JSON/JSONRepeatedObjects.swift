@@ -26,10 +26,9 @@ struct JSONRepeatedObjects: ~Copyable {
 
     private static let slotBits = 8
     private static let slotCount = 1 << slotBits
-    /// Whether an object is one word, its storage's address (true of `Dictionary` everywhere
-    /// Swift runs; checked rather than assumed).
-    /// Computed, so that it folds to a constant (a stored `static let` is checked for
-    /// initialisation at every use).
+    /// Whether an object is one word, its storage's address: true of `Dictionary` everywhere
+    /// Swift runs, but checked rather than assumed. Computed, so that it folds to a constant (a
+    /// stored `static let` is checked for initialisation at every use).
     static var canIdentify: Bool { MemoryLayout<JSONObject>.size == MemoryLayout<UInt>.size }
     /// Objects smaller than this are written again rather than looked up. What recurs is a
     /// related object, which has at least its id and two dates; a smaller object is a value
