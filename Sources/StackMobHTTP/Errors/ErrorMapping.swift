@@ -61,7 +61,8 @@ enum ErrorMapping {
         case .duplicateKey:
             status = .conflict
         case .invalidSchemaName, .invalidFieldName, .reservedSchemaName, .unknownSchema, .unknownField, .primaryKeyChange, .incompatibleType,
-            .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp, .secondGeopoint, .tooManyFields:
+            .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp, .secondGeopoint, .tooManyFields,
+            .containsNUL:
             status = .badRequest
         }
         return Mapped(status: status, message: error.message, isClientError: true)
