@@ -1,4 +1,3 @@
-import Foundation  // memchr
 import GRDB
 import GRDBSQLite  // the system SQLite, as GRDB links it
 import StackMobCore
@@ -45,10 +44,9 @@ enum SQLiteValueMapping {
             return .float(sqlite3_column_double(statement, index))
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(statement, index) else { return nil }
-            let stored = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index)))
-            // Up to the first NUL byte, as GRDB's `String(cString:)` read it: the same values
-            // as before this reader.
-            let bytes = UnsafeBufferPointer(rebasing: stored[..<(firstNUL(in: stored) ?? stored.count)])
+            // All of the stored text, U+0000 included: GRDB's `String(cString:)` ended it at the
+            // first NUL byte, and a row another program wrote with one came back cut.
+            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index)))
             switch type {
             case .array, .geopoint, .relation(_, toMany: true): return try JSONParser.parse(bytes)
             default: return .string(String(decoding: bytes, as: UTF8.self))
@@ -57,10 +55,5 @@ enum SQLiteValueMapping {
             // NULL; or a blob, which nothing we write is: someone edited the file by hand.
             return nil
         }
-    }
-
-    private static func firstNUL(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let start = bytes.baseAddress, let found = memchr(start, 0, bytes.count) else { return nil }
-        return UnsafeRawPointer(start).distance(to: found)
     }
 }

@@ -5,7 +5,7 @@ extension Datastore {
     public func upsertGraph(_ body: JSONObject, in schemaName: String, relations: RelationMap, caller: Caller) async throws -> WriteResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         _ = try existingSchema(name)
-        let body = await hashingNestedPasswords(in: body, schema: name, relations: relations)
+        let body = try await hashingNestedPasswords(in: body, schema: name, relations: relations)
         let id = try primaryKeyValue(in: body, schema: name)
         let now = clock.nowMilliseconds()
         let (result, schema) = try await storage.write { writer in
@@ -71,13 +71,13 @@ extension Datastore {
 
     /// Hashes passwords of nested user objects before the transaction: hashing is slow on purpose
     /// and must not hold the single writer.
-    private func hashingNestedPasswords(in body: JSONObject, schema name: String, relations: RelationMap) async -> JSONObject {
-        var hashed = await hashingPasswords(in: body, schema: name)
+    private func hashingNestedPasswords(in body: JSONObject, schema name: String, relations: RelationMap) async throws -> JSONObject {
+        var hashed = try await hashingPasswords(in: body, schema: name)
         for (field, entry) in relations.entries {
             let target = registry.definition(named: name)?.type(of: field)?.relationTarget ?? entry.target
             switch hashed[field] {
             case .object(let related)?:
-                hashed[field] = .object(await hashingNestedPasswords(in: related, schema: target, relations: entry.children))
+                hashed[field] = .object(try await hashingNestedPasswords(in: related, schema: target, relations: entry.children))
             case .array(let elements)?:
                 var nested: [JSONValue] = []
                 for element in elements {
@@ -85,7 +85,7 @@ extension Datastore {
                         nested.append(element)
                         continue
                     }
-                    nested.append(.object(await hashingNestedPasswords(in: related, schema: target, relations: entry.children)))
+                    nested.append(.object(try await hashingNestedPasswords(in: related, schema: target, relations: entry.children)))
                 }
                 hashed[field] = .array(nested)
             default:

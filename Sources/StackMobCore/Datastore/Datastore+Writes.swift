@@ -39,7 +39,7 @@ extension Datastore {
     public func create(_ body: JSONObject, in schemaName: String, caller: Caller, upsert: Bool = false) async throws -> WriteResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         _ = try existingSchema(name)
-        let body = await hashingPasswords(in: body, schema: name)
+        let body = try await hashingPasswords(in: body, schema: name)
         let id = try primaryKeyValue(in: body, schema: name)
         let now = clock.nowMilliseconds()
         let (result, schema) = try await storage.write { writer in
@@ -81,7 +81,7 @@ extension Datastore {
         }
         try await authorizeVerb(.update, on: name, caller: caller)
         guard try committedSchema(name) != nil else { throw DatastoreError.objectNotFound }
-        let body = await hashingPasswords(in: body, schema: name)
+        let body = try await hashingPasswords(in: body, schema: name)
         let now = clock.nowMilliseconds()
         let (object, schema) = try await storage.write { writer in
             guard let schema = self.registry.definition(named: name) else { throw DatastoreError.objectNotFound }
@@ -160,8 +160,9 @@ extension Datastore {
                 prepared.append((ObjectID.generate(), nil))
                 continue
             }
-            let body = await hashingPasswords(in: object, schema: schema)
-            guard let id = try? primaryKeyValue(in: body, schema: schema) else {
+            guard let body = try? await hashingPasswords(in: object, schema: schema),
+                let id = try? primaryKeyValue(in: body, schema: schema)
+            else {
                 prepared.append((object[primaryKeyName(for: schema)]?.stringValue ?? ObjectID.generate(), nil))
                 continue
             }
@@ -180,6 +181,7 @@ extension Datastore {
         let field = primaryKeyName(for: name)
         switch body[field] {
         case .string(let id) where !id.isEmpty:
+            guard !FieldValueRules.containsNUL(id) else { throw .containsNUL(field: field) }
             return id
         case nil, .null?:
             guard userSchemas[name] == nil else { throw .missingPrimaryKey(field: field) }
@@ -190,9 +192,12 @@ extension Datastore {
     }
 
     /// Replaces a plaintext password with its hash. Done before the write transaction: hashing is
-    /// deliberately slow and must not hold the database's single writer.
-    func hashingPasswords(in body: JSONObject, schema name: String) async -> JSONObject {
+    /// deliberately slow and must not hold the database's single writer. A password holding
+    /// U+0000 is refused as any other string would be (`ObjectWritePlanner`, which sees only the
+    /// hash): the rule is the same for every string a client writes.
+    func hashingPasswords(in body: JSONObject, schema name: String) async throws(DatastoreError) -> JSONObject {
         guard let userSchema = userSchemas[name], case .string(let password)? = body[userSchema.passwordField] else { return body }
+        guard !FieldValueRules.containsNUL(password) else { throw .containsNUL(field: userSchema.passwordField) }
         var hashed = body
         hashed[userSchema.passwordField] = .string(await passwordHasher.hash(password))
         return hashed

@@ -31,6 +31,9 @@ public enum DatastoreError: Error, Sendable, Equatable {
     case secondGeopoint(field: String, existing: String)
     /// A write that would grow a schema past `SchemaDefinition.maxInferredFields`.
     case tooManyFields(schema: String, limit: Int)
+    /// A string to store (a value, anywhere in an array, or an id) holding U+0000, which
+    /// PostgreSQL's `text` cannot hold: refused on every engine rather than cut.
+    case containsNUL(field: String)
 
     public var message: String {
         switch self {
@@ -70,6 +73,8 @@ public enum DatastoreError: Error, Sendable, Equatable {
             "\(field) would be a second geopoint field: a schema has one geopoint field, here \(existing)"
         case .tooManyFields(let schema, let limit):
             "Schema '\(schema)' cannot have more than \(limit) fields"
+        case .containsNUL(let field):
+            "field \"\(field)\" contains U+0000, which cannot be stored"
         case .invalidTimestamp(let field):
             "\(field) must be an integer number of milliseconds since the epoch, from 0 to \(ObjectTimestamps.acceptedRange.upperBound)"
         }

@@ -38,6 +38,8 @@ struct ObjectWritePlanner {
         // Sorted, so that the first offending field is reported the same way every time.
         for (field, value) in body.sorted(by: { $0.key < $1.key }) where field != schema.primaryKey {
             guard Identifier.isValidFieldName(field) else { throw .invalidFieldName(field) }
+            // Whatever the field's type: no engine can store it whole.
+            guard !FieldValueRules.containsNUL(value) else { throw .containsNUL(field: field) }
             switch field {
             case SchemaDefinition.createdDate, SchemaDefinition.lastModifiedDate:
                 // Clients may send their own timestamps (offline sync, D25).

@@ -55,7 +55,7 @@ extension Datastore {
     private func prepared(_ objects: [JSONObject], schema: String) async throws -> [(id: String, body: JSONObject)] {
         var prepared: [(id: String, body: JSONObject)] = []
         for object in objects {
-            let body = await hashingPasswords(in: object, schema: schema)
+            let body = try await hashingPasswords(in: object, schema: schema)
             prepared.append((try primaryKeyValue(in: body, schema: schema), body))
         }
         return prepared

@@ -90,6 +90,7 @@ final class RelationGraphWriter {
         let id: String
         switch related[primaryKey] {
         case .string(let value)? where !value.isEmpty:
+            guard !FieldValueRules.containsNUL(value) else { throw DatastoreError.containsNUL(field: "\(path).\(primaryKey)") }
             id = value
         case nil, .null?:
             guard datastore.userSchemas[target] == nil else { throw DatastoreError.missingPrimaryKey(field: "\(path).\(primaryKey)") }

@@ -63,6 +63,22 @@ public enum FieldValueRules {
         }
     }
 
+    /// Whether a string anywhere in `value` (in an array, in an object's values) holds U+0000.
+    /// PostgreSQL's `text` cannot hold it and SQLite's text binding ends at it, so such a value
+    /// is refused before it is stored, on every engine alike.
+    public static func containsNUL(_ value: JSONValue) -> Bool {
+        switch value {
+        case .null, .bool, .integer, .float: false
+        case .string(let string): containsNUL(string)
+        case .array(let elements): elements.contains(where: containsNUL)
+        case .object(let object): object.values.contains(where: containsNUL)
+        }
+    }
+
+    public static func containsNUL(_ string: String) -> Bool {
+        string.utf8.contains(0)
+    }
+
     private static func isGeopointShape(_ object: JSONObject) -> Bool {
         object.count == 2 && object["lat"]?.numberValue != nil && object["lon"]?.numberValue != nil
     }

@@ -9,6 +9,7 @@ func buildAdminRouter(
     let router = Router(context: StackMobRequestContext.self)
     let routes = RecordingRouter(router: router, log: routeLog, host: .api)
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: NULMiddleware())
     router.add(middleware: NotFoundMiddleware())
     router.add(middleware: AdminAuthMiddleware(operators: backend.operators))
     AdminSessionController(operators: backend.operators, throttle: throttle).addRoutes(to: routes)

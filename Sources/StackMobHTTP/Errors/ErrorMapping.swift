@@ -61,7 +61,8 @@ enum ErrorMapping {
         case .duplicateKey:
             status = .conflict
         case .invalidSchemaName, .invalidFieldName, .reservedSchemaName, .unknownSchema, .unknownField, .primaryKeyChange, .incompatibleType,
-            .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp, .secondGeopoint, .tooManyFields:
+            .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp, .secondGeopoint, .tooManyFields,
+            .containsNUL:
             status = .badRequest
         }
         return Mapped(status: status, message: error.message, isClientError: true)
@@ -70,7 +71,7 @@ enum ErrorMapping {
     private static func map(_ error: RequestError) -> Mapped {
         let status: HTTPResponse.Status
         switch error {
-        case .malformedJSON, .emptyBody, .invalidPercentEncoding, .methodOverrideNotAllowed: status = .badRequest
+        case .malformedJSON, .emptyBody, .invalidPercentEncoding, .methodOverrideNotAllowed, .containsNUL: status = .badRequest
         case .bodyTooLarge: status = .contentTooLarge
         case .routeNotFound: status = .notFound
         case .connectionLost: status = .badRequest

@@ -11,6 +11,9 @@ public enum RequestError: Error, Sendable, Equatable {
     case connectionLost
     /// A `Transfer-Encoding` other than `chunked` (RFC 9112 §6.1: 501).
     case unsupportedTransferCoding(String)
+    /// U+0000 in the request target (`%00`) or in a form or push body: no id, field name or
+    /// value can hold it, so no lookup could find it (`NULMiddleware`).
+    case containsNUL
 
     var message: String {
         switch self {
@@ -24,6 +27,7 @@ public enum RequestError: Error, Sendable, Equatable {
         case .connectionLost: "The connection closed before the request body was complete"
         case .unsupportedTransferCoding(let coding):
             "Transfer-Encoding '\(coding)' is not supported: send the body with Content-Length, or chunked"
+        case .containsNUL: "The request holds U+0000 (%00), which no id, field or value may contain"
         }
     }
 }

@@ -9,8 +9,9 @@ import Hummingbird
 ///    `HTML5HostMiddleware`);
 /// 3. the rest is the API: cross-origin headers (`CORSMiddleware`), then every error as
 ///    StackMob's JSON error (`ErrorMiddleware`), an unsupported transfer coding refused
-///    (`TransferCodingMiddleware`), stored files (`FilesMiddleware`), an unknown route as
-///    StackMob's 404 (`NotFoundMiddleware`), and the routes.
+///    (`TransferCodingMiddleware`), a target holding `%00` refused (`NULMiddleware`), stored
+///    files (`FilesMiddleware`), an unknown route as StackMob's 404 (`NotFoundMiddleware`), and
+///    the routes.
 ///
 /// The same middleware, called here through their parts rather than nested one in another's
 /// `next`: each nesting level was an async frame holding a copy of the request and its context,
@@ -59,6 +60,7 @@ struct FrontMiddleware: RouterMiddleware {
     private func api(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             try TransferCodingMiddleware.check(request)
+            try NULMiddleware.check(request)
             if let files, files.claims(request) {
                 return try await files.respond(to: request, context: context)
             }

@@ -4,6 +4,10 @@ import StackMobCore
 /// Reading push request bodies: JSON whatever the content type (PROTOCOL §2.8); an empty body
 /// is an empty object where every field is optional.
 enum PushRequestBody {
+    /// The members that hold a notification's payload, which is stored as JSON text (U+0000
+    /// escaped); every other member is a token, a user id or a flag.
+    private static let payloadMembers: Set<String> = ["payload", "kvPairs"]
+
     static func object(_ request: Request, limit: Int) async throws -> JSONObject {
         let buffer = try await RequestBodyReader.bytes(request, limit: limit)
         guard buffer.readableBytesView.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return [:] }
@@ -14,6 +18,10 @@ enum PushRequestBody {
             throw RequestError.malformedJSON(error.description)
         }
         guard let object = value.objectValue else { throw PushError.malformedRequest("the body must be a JSON object") }
+        // Tokens and user ids are looked up and stored as text, which cannot hold U+0000.
+        if object.contains(where: { !payloadMembers.contains($0.key) && FieldValueRules.containsNUL($0.value) }) {
+            throw RequestError.containsNUL
+        }
         return object
     }
 

@@ -17,6 +17,7 @@ func buildPushRouter(
     }
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: TransferCodingMiddleware())
+    router.add(middleware: NULMiddleware())
     router.add(middleware: NotFoundMiddleware())
     router.add(middleware: AuthenticationMiddleware(backend: backend, clock: clock))
     PushController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: routes)

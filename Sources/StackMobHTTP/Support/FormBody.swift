@@ -18,8 +18,16 @@ enum FormBody {
     }
 
     /// The parameters of a body alone: a JSON object's scalar members, or form-encoded pairs (a
-    /// repeated key keeps its last value); none for a blank body.
+    /// repeated key keeps its last value); none for a blank body. A key or value holding U+0000
+    /// (`%00`, `\u0000`) is refused: these are logins, tokens and ids to look up, which no
+    /// engine can match (the query string's are refused by `NULMiddleware`).
     static func parameters(body bytes: [UInt8]) throws(RequestError) -> [String: String] {
+        let parameters = try decode(body: bytes)
+        if parameters.contains(where: { $0.key.utf8.contains(0) || $0.value.utf8.contains(0) }) { throw .containsNUL }
+        return parameters
+    }
+
+    private static func decode(body bytes: [UInt8]) throws(RequestError) -> [String: String] {
         var parameters: [String: String] = [:]
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return parameters }
         if first == UInt8(ascii: "{") {

@@ -37,6 +37,26 @@ struct ObjectWritePlannerTests {
         #expect(throws: DatastoreError.invalidType(field: "title")) { try planner.plan(["title": 1], schema: schema, mode: .update) }
     }
 
+    @Test("U+0000 anywhere in a value is refused by field, in both modes; other control characters are kept")
+    func nul() throws {
+        let planner = ObjectWritePlanner(inferenceEnabled: true, caller: .privateKey, relations: ["tag": "tag"])
+        let refused: [JSONObject] = [
+            ["title": "a\u{0}b"], ["note": "\u{0}"], ["tags": ["ok", "x\u{0}"]], ["tag": "t\u{0}1"], ["sm_owner": "user/\u{0}"],
+        ]
+        for body in refused {
+            for mode in [ObjectWritePlanner.Mode.create, .update] {
+                #expect(throws: DatastoreError.containsNUL(field: body.keys.first!)) { try planner.plan(body, schema: schema, mode: mode) }
+            }
+        }
+        // A type error elsewhere in the body does not hide it, nor it a type error: fields in order.
+        #expect(throws: DatastoreError.containsNUL(field: "note")) { try planner.plan(["note": "\u{0}", "title": 1], schema: schema, mode: .create) }
+        #expect(throws: DatastoreError.incompatibleType(field: "size")) { try planner.plan(["size": "x", "title": "\u{0}"], schema: schema, mode: .create) }
+        // A field name holding U+0000 is not a field name.
+        #expect(throws: DatastoreError.invalidFieldName("a\u{0}b")) { try planner.plan(["a\u{0}b": "x"], schema: schema, mode: .create) }
+        let kept = try planner.plan(["title": "\u{1}\n\t\u{1F}\u{7F}"], schema: schema, mode: .create)
+        #expect(kept.values["title"] == "\u{1}\n\t\u{1F}\u{7F}")
+    }
+
     @Test("sm_owner is taken only from the private key")
     func owner() throws {
         let anonymous = try ObjectWritePlanner(inferenceEnabled: true, caller: .anonymous).plan(["sm_owner": "user/x"], schema: schema, mode: .create)

@@ -5,7 +5,8 @@ import StackMobCore
 import Testing
 
 /// Columns are read straight from SQLite (`SQLiteValueMapping.jsonValue(column:of:type:)`), not
-/// through GRDB's `DatabaseValue`; every kind of stored value must read as it did through it.
+/// through GRDB's `DatabaseValue`; every kind of stored value must read as it did through it, but
+/// text holding U+0000, which `DatabaseValue` cut at the first NUL and which now reads whole.
 @Suite("SQLite column reads")
 struct ColumnReadTests {
     /// The values as the reader before this one made them: GRDB's `DatabaseValue`, then the type.
@@ -32,7 +33,7 @@ struct ColumnReadTests {
         let database = try DatabaseQueue()
         let columns: [String] = [
             "NULL", "0", "1", "-9223372036854775808", "9223372036854775807", "2.5", "-0.0", "1e300",
-            "''", "'plain'", "'naïve ünïcode 😀'", "'a' || char(0) || 'b'", "char(0)", "'[\"t01\",\"t08\"]'",
+            "''", "'plain'", "'naïve ünïcode 😀'", "'[\"t01\",\"t08\"]'",
             "'{\"lat\":1.5,\"lon\":-2}'", "'[\"a\\\\\"b\", \"é\"]'", "x'00ff'", "x''", "'[]'",
         ]
         let types: [FieldType?] = [nil, .string, .integer, .float, .boolean, .array(.string), .geopoint, .relation(target: "tag", toMany: true), .relation(target: "tag", toMany: false), .binary]
@@ -53,6 +54,29 @@ struct ColumnReadTests {
                     }
                 }
             }
+        }
+    }
+
+    @Test("text holding U+0000 reads whole, where GRDB's DatabaseValue stopped at the first NUL")
+    func textWithNUL() throws {
+        let database = try DatabaseQueue()
+        try database.read { db in
+            let statement = try db.makeStatement(
+                sql: "SELECT 'a' || char(0) || 'b', char(0), '[\"a\\u0000b\"]', '[\"a' || char(0) || 'b\"]'")
+            #expect(sqlite3_step(statement.sqliteStatement) == SQLITE_ROW)
+            func read(_ index: CInt, _ type: FieldType?) throws -> JSONValue? {
+                try SQLiteValueMapping.jsonValue(column: index, of: statement.sqliteStatement, type: type)
+            }
+            for type: FieldType? in [nil, .string, .password, .binary, .relation(target: "tag", toMany: false)] {
+                let value = try read(0, type)
+                #expect(value == .string("a\u{0}b"), "\(String(describing: type))")
+                #expect(value?.stringValue?.unicodeScalars.map(\.value) == [0x61, 0, 0x62])
+                #expect(try read(1, type) == .string("\u{0}"))
+            }
+            // An array's JSON text holds U+0000 escaped: it always read whole.
+            #expect(try read(2, .array(.string)) == .array(["a\u{0}b"]))
+            // A raw NUL in a JSON string is a control character: not JSON, then as now.
+            #expect(throws: JSONParseError.self) { try read(3, .array(.string)) }
         }
     }
 }
