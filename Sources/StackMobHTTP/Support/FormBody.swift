@@ -23,7 +23,7 @@ enum FormBody {
     /// engine can match (the query string's are refused by `NULMiddleware`).
     static func parameters(body bytes: [UInt8]) throws(RequestError) -> [String: String] {
         let parameters = try decode(body: bytes)
-        if parameters.contains(where: { $0.key.utf8.contains(0) || $0.value.utf8.contains(0) }) { throw .containsNUL }
+        if parameters.contains(where: { FieldValueRules.containsNUL($0.key) || FieldValueRules.containsNUL($0.value) }) { throw .containsNUL }
         return parameters
     }
 
