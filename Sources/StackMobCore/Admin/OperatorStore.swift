@@ -30,7 +30,9 @@ public struct OperatorStore: Sendable {
 
     /// A new session for valid credentials; nil otherwise.
     public func signIn(name: String, password: String) async throws -> OperatorSession? {
-        guard let stored = try await storage.passwordHash(ofOperator: name) else {
+        // No operator has a name `add` refuses: such a name is not looked up, so that no
+        // spelling the database reads differently can stand for another operator's.
+        guard Self.isValidName(name), let stored = try await storage.passwordHash(ofOperator: name) else {
             // As slow as a wrong password, so the answer's timing does not tell which names exist.
             _ = await hasher.hash(password)
             return nil

@@ -40,10 +40,24 @@ enum AdminRequest {
     }
 
     static func body(_ request: Request) async throws -> JSONValue {
+        let body: JSONValue
         do {
-            return try await RequestBodyReader.json(request, limit: 10 * 1024 * 1024)
+            body = try await RequestBodyReader.json(request, limit: 10 * 1024 * 1024)
         } catch is RequestError {
             throw AdminError.badInput(key: "body", "must be a JSON object")
+        }
+        guard !holdsNUL(body) else { throw AdminError.badInput(key: "body", "holds U+0000, which no name or value may contain") }
+        return body
+    }
+
+    /// Whether a key or a string anywhere in `value` holds U+0000. SQLite's text binding ends at
+    /// it, so a sign-in as `"ops\u0000x"` looked up the operator `ops`, under a rate limit of its
+    /// own; PostgreSQL's text cannot hold it at all (a 500).
+    private static func holdsNUL(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let object): object.contains { FieldValueRules.containsNUL($0.key) || holdsNUL($0.value) }
+        case .array(let elements): elements.contains(where: holdsNUL)
+        case .null, .bool, .integer, .float, .string: FieldValueRules.containsNUL(value)
         }
     }
 

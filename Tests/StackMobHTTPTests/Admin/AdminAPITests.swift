@@ -79,6 +79,24 @@ struct AdminAPITests {
         }
     }
 
+    @Test("sign-in: a name holding U+0000 is refused, never read as another operator's name outside its rate limit")
+    func nameWithNUL() async throws {
+        try await Self.run { client in
+            for _ in 0..<5 {
+                #expect(try await client.post("/_admin/session", ["name": "ops", "password": "guess"]).status == .unauthorized)
+            }
+            #expect(try await client.post("/_admin/session", ["name": "ops", "password": .string(Self.password)]).status == .tooManyRequests)
+            // Before: SQLite read "ops\u{0}1" as "ops" and signed it in, outside the limit on "ops".
+            for suffix in ["1", "2"] {
+                let response = try await client.post("/_admin/session", ["name": .string("ops\u{0}\(suffix)"), "password": .string(Self.password)])
+                #expect(response.status == .badRequest, "\(response.text)")
+                #expect(response.text.contains("U+0000"))
+            }
+            let inKey = try await client.post("/_admin/session", ["name": "ops", "password": .string(Self.password), "x\u{0}": 1])
+            #expect(inKey.status == .badRequest)
+        }
+    }
+
     @Test("schemas: added to production without a restart, then accepted, enforced and queried over the StackMob API; bad input is a 400 naming the key")
     func schemas() async throws {
         let clock = ManualClock()
