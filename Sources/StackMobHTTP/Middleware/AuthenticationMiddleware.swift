@@ -14,7 +14,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     }
 
     /// The context with the request's environment and caller.
-    func authenticated(_ request: Request, context: Context) async throws -> Context {
+    nonisolated(nonsending) func authenticated(_ request: Request, context: Context) async throws -> Context {
         if request.method == .head && request.uri.path == "/" {
             return context
         }

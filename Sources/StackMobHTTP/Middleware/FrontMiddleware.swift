@@ -57,7 +57,7 @@ struct FrontMiddleware: RouterMiddleware {
         }
     }
 
-    private func api(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    nonisolated(nonsending) private func api(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             try TransferCodingMiddleware.check(request)
             try NULMiddleware.check(request)

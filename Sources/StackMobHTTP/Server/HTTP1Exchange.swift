@@ -23,7 +23,7 @@ import Synchronization
 enum HTTP1Exchange {
     /// Answers requests until the connection closes (true), or until a deadline cancelled the
     /// task (false).
-    static func serve(
+    nonisolated(nonsending) static func serve(
         connection: NIOLoopBound<HTTP1ConnectionHandler>, responder: any HTTPResponder<StackMobRequestContext>, channel: any Channel,
         settings: HTTP1ConnectionSettings, logger: Logger, serving: ServingTask
     ) async -> Bool {
@@ -36,7 +36,7 @@ enum HTTP1Exchange {
     }
 
     /// Answers one request; false when its deadline cancelled the connection's task.
-    private static func answer(
+    nonisolated(nonsending) private static func answer(
         _ request: Request, target: HTTP1ResponseTarget, responder: any HTTPResponder<StackMobRequestContext>, channel: any Channel,
         settings: HTTP1ConnectionSettings, logger: Logger, serving: ServingTask
     ) async -> Bool {

@@ -11,6 +11,7 @@ extension HTTPField.Name {
     static let stackMobExpand = Self("X-StackMob-Expand")!
     static let stackMobCascadeDelete = Self("X-StackMob-CascadeDelete")!
     static let stackMobFieldTypes = Self("X-StackMob-FieldTypes")!
+    static let stackMobUserAgent = Self("X-StackMob-User-Agent")!
     static let xForwardedProto = Self("X-Forwarded-Proto")!
     static let xForwardedPort = Self("X-Forwarded-Port")!
     static let range = Self("Range")!
