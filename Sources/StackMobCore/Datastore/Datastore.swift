@@ -153,9 +153,21 @@ public struct Datastore: Sendable {
 
     /// What a client may see of a stored object: everything but password hashes.
     func present(_ object: JSONObject, schema: SchemaDefinition) -> JSONObject {
-        guard let userSchema = userSchemas[schema.name] else { return object }
+        Self.hiding(userSchemas[schema.name]?.passwordField, in: object)
+    }
+
+    /// `present` for the objects of one schema, its password field looked up once: a page or an
+    /// expansion shows many objects of a schema, and the look-up for each related object was 1%
+    /// of an expanded page's instructions (issue 19).
+    func presenter(for schema: SchemaDefinition) -> @Sendable (JSONObject) -> JSONObject {
+        let passwordField = userSchemas[schema.name]?.passwordField
+        return { object in Self.hiding(passwordField, in: object) }
+    }
+
+    private static func hiding(_ passwordField: String?, in object: JSONObject) -> JSONObject {
+        guard let passwordField else { return object }
         var visible = object
-        visible[userSchema.passwordField] = nil
+        visible[passwordField] = nil
         return visible
     }
 }
