@@ -37,8 +37,9 @@ extension Datastore {
         }
         // Without expansion, the page and its total are usually one statement.
         let page = try await expand == 0 ? storage.readOneStatement(readPage) : storage.read(readPage)
-        let show = presenter(for: schema)
-        let objects = page.objects.map { object in show(selecting(request.select, from: object, schema: schema)) }
+        let objects = page.objects.map { object in
+            present(selecting(request.select, from: object, schema: schema), schema: schema)
+        }
         return QueryResult(objects: objects, total: page.total)
     }
 

@@ -153,22 +153,9 @@ public struct Datastore: Sendable {
 
     /// What a client may see of a stored object: everything but password hashes.
     func present(_ object: JSONObject, schema: SchemaDefinition) -> JSONObject {
-        Self.hiding(userSchemas[schema.name]?.passwordField, in: object)
-    }
-
-    /// `present` for the objects of one schema, its password field looked up once: a page or an
-    /// expansion shows many objects of a schema. The look-up for each related object was about
-    /// 31,000 of an expanded page's 3.1 million instructions (issue 19); the saving is within the
-    /// spread between callgrind runs, so it stays unmeasured.
-    func presenter(for schema: SchemaDefinition) -> @Sendable (JSONObject) -> JSONObject {
-        let passwordField = userSchemas[schema.name]?.passwordField
-        return { object in Self.hiding(passwordField, in: object) }
-    }
-
-    private static func hiding(_ passwordField: String?, in object: JSONObject) -> JSONObject {
-        guard let passwordField else { return object }
+        guard let userSchema = userSchemas[schema.name] else { return object }
         var visible = object
-        visible[passwordField] = nil
+        visible[userSchema.passwordField] = nil
         return visible
     }
 }

@@ -8,11 +8,10 @@ struct RelationLoader: Sendable {
     static let maxDepth = 3
 
     let registry: SchemaRegistry
-    /// The single seam through which every related object passes before it is shown: for a
-    /// schema, the function that returns an object of it as the caller may see it, or nil to hide
-    /// it (as if the id did not resolve). Asked once for each schema whose objects a level loads,
-    /// so that what it needs to know of the schema is looked up once, not for every object.
-    let admit: @Sendable (SchemaDefinition) -> @Sendable (JSONObject) -> JSONObject?
+    /// The single seam through which every related object passes before it is shown: returns the
+    /// object as the caller may see it, or nil to hide it (as if the id did not resolve). Access
+    /// control filters related objects here.
+    let admit: @Sendable (SchemaDefinition, JSONObject) -> JSONObject?
     /// The related objects of a schema the caller may read (schema permissions, PROTOCOL §12):
     /// nil for all, `.nothing` for none. Added to the statement that loads them, so hidden
     /// objects are never loaded.
@@ -46,9 +45,8 @@ struct RelationLoader: Sendable {
                 if rows == .nothing { continue }
                 let relations = targets.relations(of: targetSchema)
                 targets.all[target].relations = relations
-                let admit = self.admit(targetSchema)
                 for object in try await reader.fetchObjects(targetSchema, ids: ids, admitting: rows) {
-                    guard let id = object[targetSchema.primaryKey]?.stringValue, let visible = admit(object) else { continue }
+                    guard let id = object[targetSchema.primaryKey]?.stringValue, let visible = admit(targetSchema, object) else { continue }
                     targets.all[target].objects[id] = ExpansionTargets.Entry(object: visible)
                     next.append((relations, visible))
                 }

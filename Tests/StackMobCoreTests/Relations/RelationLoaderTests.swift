@@ -13,7 +13,7 @@ struct RelationLoaderTests {
                 ["doc_id": "d", "tags": [["tag_id": "t1", "secret": true], ["tag_id": "t2", "n": 2], "gone"], "main": ["tag_id": "t1", "n": 1]],
                 in: "doc", relations: try RelationMap.parse("tags=tag&main=tag"), caller: .anonymous)
             let schema = try #require(registry.definition(named: "doc"))
-            let loader = RelationLoader(registry: registry, admit: { _ in { object in object["secret"] == true ? nil : object } })
+            let loader = RelationLoader(registry: registry, admit: { _, object in object["secret"] == true ? nil : object })
             let expanded = try await engine.read { reader in try await loader.expand([written.object], schema: schema, depth: 1, reader: reader) }
             let tags = try #require(expanded.first?["tags"]?.arrayValue)
             #expect(tags.compactMap { $0.objectValue?["tag_id"]?.stringValue } == ["t2"])
@@ -36,7 +36,7 @@ struct RelationLoaderTests {
                 in: "person", relations: try RelationMap.parse("friends=person&friends.friends=person&home=house&home.owner=person"),
                 caller: .anonymous)
             let schema = try #require(registry.definition(named: "person"))
-            let loader = RelationLoader(registry: registry, admit: { _ in { object in object } })
+            let loader = RelationLoader(registry: registry, admit: { _, object in object })
             func expanded(_ depth: Int) async throws -> JSONObject {
                 try #require(try await engine.read { reader in try await loader.expand([written.object], schema: schema, depth: depth, reader: reader) }.first)
             }
@@ -63,7 +63,7 @@ struct RelationLoaderTests {
             var stored = written.object
             stored["ghost"] = ["g1", "g2"]
             let object = stored
-            let loader = RelationLoader(registry: registry, admit: { _ in { object in object } })
+            let loader = RelationLoader(registry: registry, admit: { _, object in object })
             let expanded = try await engine.read { reader in try await loader.expand([object], schema: schema, depth: 2, reader: reader) }
             #expect(expanded.first?["ghost"] == [])
             #expect(expanded.first?["main"]?.objectValue?["tag_id"] == "t1")
@@ -82,7 +82,7 @@ struct RelationLoaderTests {
             let yan = try await datastore.upsertGraph(["person_id": "yan", "friends": ["bob"]], in: "person", relations: relations, caller: .anonymous)
             let zed = try await datastore.upsertGraph(["person_id": "zed", "friends": ["cy"]], in: "person", relations: relations, caller: .anonymous)
             let schema = try #require(registry.definition(named: "person"))
-            let loader = RelationLoader(registry: registry, admit: { _ in { object in object } })
+            let loader = RelationLoader(registry: registry, admit: { _, object in object })
             // yan again after zed: cy and dee are met with one level left, then more, then one again.
             func expanded(_ depth: Int) async throws -> [JSONObject] {
                 try await engine.read { reader in
