@@ -16,14 +16,14 @@ public final class PostgresStorageEngine: StorageEngine {
         self.database = database
         self.registry = registry
         // What the configuration and deploys asked for, then what exists (another instance's
-        // configuration), except the owner index this start-up replaces.
+        // configuration), except the indexes this start-up replaces.
         let asked = IndexPlan(indexes)
         for (schema, list) in try await Self.recordedSettings(database).indexes {
             for fields in list { asked.add(schema: schema, fields: fields) }
         }
         self.indexes = IndexPlan(asked.all)
         for (schema, list) in try await loadSchemaSettings().indexes {
-            for fields in list where fields != IndexPlan.replacedOwnerIndex || asked.indexes(of: schema).contains(fields) {
+            for fields in list where !IndexPlan.replaced.contains(fields) || asked.indexes(of: schema).contains(fields) {
                 self.indexes.add(schema: schema, fields: fields)
             }
         }
@@ -31,8 +31,8 @@ public final class PostgresStorageEngine: StorageEngine {
     }
 
     /// Indexes configured for fields that already exist; later fields get theirs when added.
-    /// Tables made by earlier versions get the owner index they lack (`IndexPlan.ownerIndex`)
-    /// and lose the one it replaces, unless `asked` has it.
+    /// Tables made by earlier versions get the newest-first indexes they lack (`NewestFirstIndex`)
+    /// and lose the ones these replace, unless `asked` has them (`IndexPlan.upgradeStatements`).
     private func createConfiguredIndexes(asked: IndexPlan) async throws {
         let definitions = try await loadSchemaDefinitions()
         guard !definitions.isEmpty else { return }
@@ -41,7 +41,8 @@ public final class PostgresStorageEngine: StorageEngine {
             let transaction = writer as! PostgresTransaction
             try await transaction.lockSchemas()
             for definition in definitions {
-                for statement in IndexPlan.ownerIndexUpgrade(schema: definition.name, asked: asked.indexes(of: definition.name), maxNameBytes: maxNameBytes) {
+                try await transaction.createNewestFirstIndexes(schema: definition.name, primaryKey: definition.primaryKey)
+                for statement in IndexPlan.upgradeStatements(schema: definition.name, asked: asked.indexes(of: definition.name), maxNameBytes: maxNameBytes) {
                     try await transaction.run(PostgresStatement(statement))
                 }
                 for fields in self.indexes.indexes(of: definition.name)

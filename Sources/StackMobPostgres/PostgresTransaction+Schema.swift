@@ -74,6 +74,7 @@ extension PostgresTransaction {
         for fields in IndexPlan.implied {
             try await run(PostgresStatement(IndexPlan.createStatement(schema: next.name, fields: fields, maxNameBytes: PostgresStatement.maxIdentifierBytes)))
         }
+        try await createNewestFirstIndexes(schema: next.name, primaryKey: next.primaryKey)
         for (field, type) in next.fields.sorted(by: { $0.key < $1.key }) where previous?.type(of: field) == nil {
             try await run(
                 PostgresStatement("ALTER TABLE \(quote(next.name)) ADD COLUMN IF NOT EXISTS \(quote(field)) \(PostgresValueMapping.columnType(type))"))
@@ -95,6 +96,14 @@ extension PostgresTransaction {
         try await bumpSchemaVersion()
         let registry = self.registry
         hooks.append { registry.publish(merged) }
+    }
+
+    /// `DESC NULLS LAST` as `orderClause` spells the default order: PostgreSQL uses an index for
+    /// an order only if its NULLs sort the same way, a NOT NULL column notwithstanding.
+    func createNewestFirstIndexes(schema: String, primaryKey: String) async throws {
+        for index in NewestFirstIndex.all(schema: schema, primaryKey: primaryKey, maxNameBytes: PostgresStatement.maxIdentifierBytes) {
+            try await run(PostgresStatement(index.createStatement(schema: schema, descending: "DESC NULLS LAST")))
+        }
     }
 
     func storedDefinition(_ name: String) async throws -> SchemaDefinition? {

@@ -43,13 +43,16 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
     }
 
     /// Indexes configured for fields that already exist; fields that appear later get theirs when
-    /// they are added (`evolveSchema`).
+    /// they are added (`evolveSchema`). Tables made by earlier versions get their newest-first
+    /// indexes here, and lose the indexes these replace (`IndexPlan.upgradeStatements`).
     private func createConfiguredIndexes() throws {
         let indexes = self.indexes
         try pool.write { db in
             let names = try String.fetchAll(db, sql: "SELECT name FROM _sm_schemas")
             for name in names {
-                for statement in IndexPlan.ownerIndexUpgrade(schema: name, asked: indexes.indexes(of: name)) {
+                guard let primaryKey = try db.primaryKey(name).columns.first else { continue }
+                try SQLiteTransaction.createNewestFirstIndexes(schema: name, primaryKey: primaryKey, in: db)
+                for statement in IndexPlan.upgradeStatements(schema: name, asked: indexes.indexes(of: name)) {
                     try db.execute(sql: statement)
                 }
                 let columns = Set(try db.columns(in: name).map(\.name))

@@ -161,6 +161,14 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         for fields in IndexPlan.implied {
             try db.execute(sql: IndexPlan.createStatement(schema: schema.name, fields: fields))
         }
+        try Self.createNewestFirstIndexes(schema: schema.name, primaryKey: schema.primaryKey, in: db)
+    }
+
+    /// SQLite's default order puts NULLs last when descending, as the index does.
+    static func createNewestFirstIndexes(schema: String, primaryKey: String, in db: Database) throws {
+        for index in NewestFirstIndex.all(schema: schema, primaryKey: primaryKey) {
+            try db.execute(sql: index.createStatement(schema: schema, descending: "DESC"))
+        }
     }
 
     func insert(_ object: JSONObject, into schema: SchemaDefinition) throws {

@@ -4,10 +4,11 @@ import Synchronization
 /// is one field, or several for a composite index (`["category", "price"]` serves a filter on
 /// `category` sorted by `price`).
 ///
-/// Primary keys, `createddate` and `lastmoddate` are always indexed. Other fields are indexed
-/// only when configured: we do not add indexes automatically for fields that queries use,
-/// because every index slows every write and grows the file, and which queries matter is the
-/// app's knowledge, not the server's; a slow query is fixed by one configuration line.
+/// Primary keys, `lastmoddate` and the default order (`NewestFirstIndex`) are always indexed.
+/// Other fields are indexed only when configured: we do not add indexes automatically for fields
+/// that queries use, because every index slows every write and grows the file, and which queries
+/// matter is the app's knowledge, not the server's; a slow query is fixed by one configuration
+/// line.
 ///
 /// A deploy or the admin API adds indexes while the server runs (issue 15), so the plan is shared
 /// by the engine and its transactions and changes under a lock, once the declaring transaction
@@ -19,21 +20,18 @@ public final class IndexPlan: Sendable {
         self.indexesBySchema = Mutex(indexesBySchema)
     }
 
-    /// The indexes every schema table has, whatever the configuration. The default order (newest
-    /// first) and time-based sync reads use the first two. Owner-restricted lists (PROTOCOL §12)
-    /// use the third, which answers their filter and their default order together: with
-    /// `sm_owner` alone, a page of 20 read and sorted every object of the owner.
-    public static let implied: [[String]] = [
-        [SchemaDefinition.createdDate], [SchemaDefinition.lastModifiedDate], ownerIndex,
+    /// The field indexes every schema table has, whatever the configuration, besides its
+    /// newest-first indexes (`NewestFirstIndex`): time-based sync reads use it.
+    public static let implied: [[String]] = [[SchemaDefinition.lastModifiedDate]]
+
+    /// Implied indexes of databases made by earlier versions, which the newest-first indexes
+    /// replace: `createddate` alone, `(sm_owner, createddate)`, and before that `sm_owner` alone.
+    /// Dropped at start-up once the newest-first indexes exist (`upgradeStatements`), unless the
+    /// configuration or a deploy asks for them: the newest-first indexes begin with their columns,
+    /// so they serve every query these served.
+    public static let replaced: [[String]] = [
+        [SchemaDefinition.createdDate], [SchemaDefinition.owner, SchemaDefinition.createdDate], [SchemaDefinition.owner],
     ]
-
-    /// The implied index of owner-restricted lists.
-    public static let ownerIndex = [SchemaDefinition.owner, SchemaDefinition.createdDate]
-
-    /// The implied owner index of databases made before `ownerIndex`: dropped at start-up, once
-    /// `ownerIndex` exists, unless the configuration asks for it (its prefix serves every query
-    /// it served).
-    public static let replacedOwnerIndex = [SchemaDefinition.owner]
 
     public func indexes(of schema: String) -> [[String]] {
         indexesBySchema.withLock { $0[schema] ?? [] }
@@ -62,15 +60,11 @@ public final class IndexPlan: Sendable {
         "DROP INDEX IF EXISTS \"\(name(schema: schema, fields: fields, maxNameBytes: maxNameBytes))\""
     }
 
-    /// What start-up runs on every schema table, for tables made by earlier versions: the owner
-    /// index they may lack, then the drop of the one it replaces unless `asked` (the
-    /// configuration's and the deploys' indexes of that schema) lists it.
-    public static func ownerIndexUpgrade(schema: String, asked: [[String]], maxNameBytes: Int = .max) -> [String] {
-        var statements = [createStatement(schema: schema, fields: ownerIndex, maxNameBytes: maxNameBytes)]
-        if !asked.contains(replacedOwnerIndex) {
-            statements.append(dropStatement(schema: schema, fields: replacedOwnerIndex, maxNameBytes: maxNameBytes))
-        }
-        return statements
+    /// What start-up runs on every schema table after creating its newest-first indexes, for
+    /// tables made by earlier versions: the drop of each `replaced` index that `asked` (the
+    /// configuration's and the deploys' indexes of that schema) does not list.
+    public static func upgradeStatements(schema: String, asked: [[String]], maxNameBytes: Int = .max) -> [String] {
+        replaced.filter { !asked.contains($0) }.map { dropStatement(schema: schema, fields: $0, maxNameBytes: maxNameBytes) }
     }
 
     private static func name(schema: String, fields: [String], maxNameBytes: Int) -> String {

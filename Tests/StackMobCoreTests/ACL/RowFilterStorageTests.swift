@@ -4,7 +4,7 @@ import StackMobSQLite
 import Testing
 
 /// Row rules run inside SQLite: what they admit, and that an owner-restricted page uses the
-/// owner index every schema table has (`IndexPlan.ownerIndex`, PROTOCOL §12).
+/// owner's newest-first index every schema table has (`NewestFirstIndex`, PROTOCOL §12).
 @Suite("Access control: row filters in SQL")
 struct RowFilterStorageTests {
     private func withDatastore<T>(_ body: (SQLiteStorageEngine, Datastore) async throws -> T) async throws -> T {
@@ -48,17 +48,17 @@ struct RowFilterStorageTests {
         }
     }
 
-    @Test("an owner-restricted page, newest first, and its count read the (sm_owner, createddate) index without sorting the owner's objects")
+    @Test("an owner-restricted page, newest first, and its count read the owner's newest-first index, with no sort")
     func usesOwnerIndex() async throws {
         try await withDatastore { engine, datastore in
             _ = try await datastore.create(["doc_id": "d1", "title": "t"], in: "doc", caller: .user(schema: "user", id: "olivia"))
             let doc = try #require(datastore.registry.definition(named: "doc"))
             let query = ObjectQuery(filter: .access(.ownerIs("user/olivia")), limit: 20, countsTotal: true)
             let plan = try await engine.queryPlan(doc, query: query)
-            #expect(plan.contains { $0.contains("USING INDEX _sm_idx_doc.sm_owner.createddate") }, "\(plan)")
-            #expect(plan.contains { $0.contains("USING COVERING INDEX _sm_idx_doc.sm_owner.createddate") }, "\(plan)")
-            // At most SQLite's partial sort of createddate ties by primary key.
-            #expect(!plan.contains { $0.contains("TEMP B-TREE FOR ORDER BY") }, "\(plan)")
+            #expect(plan.contains { $0.contains("USING INDEX _sm_newest_doc.sm_owner") }, "\(plan)")
+            #expect(plan.contains { $0.contains("USING COVERING INDEX _sm_newest_doc.sm_owner") }, "\(plan)")
+            // Not even SQLite's partial sort of createddate ties by primary key.
+            #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
         }
     }
 }

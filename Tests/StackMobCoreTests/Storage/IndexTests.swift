@@ -78,51 +78,65 @@ struct IndexTests {
         }
     }
 
-    @Test("the default order (newest first) reads the createddate index")
+    @Test("the default order (newest first, ties by primary key) and an explicit createddate:desc read the newest-first index in order, with no sort")
     func defaultOrder() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await withEngine(indexes: [:], in: directory) { engine, datastore in
             _ = try await datastore.create(["n": 1], in: "item", caller: .anonymous)
             let schema = try #require(datastore.registry.definition(named: "item"))
-            let plan = try await engine.queryPlan(schema, query: ObjectQuery(limit: 20)).joined(separator: "\n")
-            #expect(plan.contains("USING INDEX _sm_idx_item.createddate"), "\(plan)")
+            for order in [[], [SortKey(field: "createddate", ascending: false)]] {
+                for window in [ObjectQuery(order: order, limit: 20), ObjectQuery(order: order, offset: 5000, limit: 20, countsTotal: true)] {
+                    let plan = try await engine.queryPlan(schema, query: window).joined(separator: "\n")
+                    #expect(plan.contains("SCAN item USING INDEX _sm_newest_item"), "\(plan)")
+                    #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+                }
+            }
         }
     }
 
-    @Test("a table made with the sm_owner index alone gets (sm_owner, createddate) at start-up and loses the old one, unless it is configured")
-    func ownerIndexUpgrade() async throws {
+    /// The layout of earlier versions: `createddate` alone and `sm_owner` alone, or `createddate`
+    /// alone and `(sm_owner, createddate)`.
+    private static let earlierLayouts: [[[String]]] = [[["createddate"], ["sm_owner"]], [["createddate"], ["sm_owner", "createddate"]]]
+
+    @Test("a table of an earlier version gets its newest-first indexes at start-up and loses the ones they replace, unless configured",
+          arguments: earlierLayouts)
+    func newestFirstUpgrade(layout: [[String]]) async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let owned = ObjectQuery(filter: .access(.ownerIs("user/olivia")), limit: 20, countsTotal: true)
         try await withEngine(indexes: [:], in: directory) { _, datastore in
             _ = try await datastore.create(["n": 1], in: "item", caller: .user(schema: "user", id: "olivia"))
         }
-        // The layout of earlier versions, written with the SQLite library itself.
+        // The earlier layout, written with the SQLite library itself.
         let database = try DatabaseQueue(path: "\(directory)/test.sqlite")
         try await database.write { db in
-            try db.execute(sql: #"DROP INDEX "_sm_idx_item.sm_owner.createddate""#)
-            try db.execute(sql: #"CREATE INDEX "_sm_idx_item.sm_owner" ON "item" ("sm_owner")"#)
+            try db.execute(sql: #"DROP INDEX "_sm_newest_item""#)
+            try db.execute(sql: #"DROP INDEX "_sm_newest_item.sm_owner""#)
+            for fields in layout {
+                try db.execute(sql: IndexPlan.createStatement(schema: "item", fields: fields))
+            }
         }
         try database.close()
         try await withEngine(indexes: [:], in: directory) { engine, datastore in
             let schema = try #require(datastore.registry.definition(named: "item"))
             let plan = try await engine.queryPlan(schema, query: owned).joined(separator: "\n")
-            #expect(plan.contains("_sm_idx_item.sm_owner.createddate"), "\(plan)")
+            #expect(plan.contains("USING INDEX _sm_newest_item.sm_owner"), "\(plan)")
+            #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
             let listed = try await engine.storedIndexes()["item"]
             #expect(listed == nil)
         }
         let remaining = try DatabaseQueue(path: "\(directory)/test.sqlite")
         let names = try await remaining.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item' AND name LIKE '_sm_idx_%'")
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item' AND name LIKE '\\_sm\\_%' ESCAPE '\\'")
         }
         try remaining.close()
-        #expect(Set(names) == ["_sm_idx_item.createddate", "_sm_idx_item.lastmoddate", "_sm_idx_item.sm_owner.createddate"])
-        // Configured, the single-field index stays and is listed as the app's own.
-        let configured = try await withEngine(indexes: ["item": [["sm_owner"]]], in: directory) { engine, _ in
+        #expect(Set(names) == ["_sm_idx_item.lastmoddate", "_sm_newest_item", "_sm_newest_item.sm_owner"])
+        // Configured, an index of the earlier layout stays and is listed as the app's own.
+        let configured = try await withEngine(indexes: ["item": [layout[1]]], in: directory) { engine, _ in
             try await engine.storedIndexes()["item"]
         }
-        #expect(configured == [["sm_owner"]])
+        #expect(configured == [layout[1]])
     }
 
     @Test("geo queries read through the R*Tree and never scan the schema", arguments: [

@@ -39,9 +39,9 @@ struct PostgreSQLEngineTests {
     }
 
     @Test(
-        "an owner-restricted page reads the (sm_owner, createddate) index; the sm_owner index of earlier versions is dropped at start-up",
+        "the default order and an owner-restricted page read the newest-first indexes with no sort; the indexes of earlier versions are dropped at start-up",
         .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
-    func ownerIndex() async throws {
+    func newestFirstIndexes() async throws {
         try await TestServer.withDataDirectory { directory in
             let configuration = TestServer.configuration(dataDirectory: directory)
             try await TestServer.run(configuration: configuration) { client in
@@ -52,11 +52,13 @@ struct PostgreSQLEngineTests {
             let before = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
             let old = try #require(before.engine as? PostgresStorageEngine)
             try await old.database.writeTransaction { connection in
-                try await old.database.execute(#"DROP INDEX "_sm_idx_memo.sm_owner.createddate""#, on: connection)
+                try await old.database.execute(#"DROP INDEX "_sm_newest_memo""#, on: connection)
+                try await old.database.execute(#"DROP INDEX "_sm_newest_memo.sm_owner""#, on: connection)
+                try await old.database.execute(#"CREATE INDEX "_sm_idx_memo.createddate" ON "memo" ("createddate")"#, on: connection)
                 try await old.database.execute(#"CREATE INDEX "_sm_idx_memo.sm_owner" ON "memo" ("sm_owner")"#, on: connection)
             }
             let listedBefore = try await old.loadSchemaSettings().indexes["memo"]
-            #expect(listedBefore == [["sm_owner"]])
+            #expect(listedBefore == [["createddate"], ["sm_owner"]])
             try await old.close()
 
             let after = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
@@ -64,9 +66,16 @@ struct PostgreSQLEngineTests {
             let listedAfter = try await engine.loadSchemaSettings().indexes["memo"]
             #expect(listedAfter == nil)
             let schema = try #require(try await engine.loadSchemaDefinitions().first { $0.name == "memo" })
-            let owned = ObjectQuery(filter: .access(.ownerIs("user/olivia")), limit: 20, countsTotal: true)
-            let plan = try await engine.queryPlan(schema, query: owned).joined(separator: "\n")
-            #expect(plan.contains("_sm_idx_memo.sm_owner.createddate"), "\(plan)")
+            let queries = [
+                ("_sm_newest_memo.sm_owner", ObjectQuery(filter: .access(.ownerIs("user/olivia")), limit: 20, countsTotal: true)),
+                ("_sm_newest_memo", ObjectQuery(limit: 20)),
+                ("_sm_newest_memo", ObjectQuery(order: [SortKey(field: "createddate", ascending: false)], offset: 40, limit: 20)),
+            ]
+            for (index, query) in queries {
+                let plan = try await engine.queryPlan(schema, query: query).joined(separator: "\n")
+                #expect(plan.contains("Index Scan using \"\(index)\"") || plan.contains("Index Scan using \(index) "), "\(plan)")
+                #expect(!plan.contains("Sort"), "\(plan)")
+            }
             try await engine.close()
         }
     }

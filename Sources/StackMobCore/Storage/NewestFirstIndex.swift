@@ -1,0 +1,35 @@
+/// An index every schema table has for the default order, newest first with the primary key
+/// breaking ties (`ORDER BY createddate DESC, <primary key> ASC`, PROTOCOL D18): one for every
+/// list and one for owner-restricted lists (PROTOCOL §12), whose filter it answers too.
+///
+/// The primary key is in the index, in the order's directions, so a page of 20 reads 20 index
+/// entries in order. On `createddate` alone, SQLite sorted each run of equal `createddate` by
+/// primary key ("USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"): a temporary b-tree filled and
+/// cleared for every row read, and a whole run read and sorted where objects share a
+/// `createddate`, as `import` writes them. On a table imported 500 objects at a time the first
+/// page cost SQLite 650 µs instead of 50, and the page at offset 5,000 9.2 ms instead of 0.33
+/// (issue 19). PostgreSQL's incremental sort did the same work.
+///
+/// The names have their own prefix, not `_sm_idx_`: the app's indexes are read back from those
+/// names (SQLite) or columns (PostgreSQL), and these are never the app's.
+public struct NewestFirstIndex: Sendable, Equatable {
+    public let name: String
+    /// Compared for equality before the order: none, or `sm_owner`.
+    public let leading: [String]
+    public let primaryKey: String
+
+    /// The newest-first indexes of `schema`. `maxNameBytes` as for `IndexPlan.identifier`.
+    public static func all(schema: String, primaryKey: String, maxNameBytes: Int = .max) -> [NewestFirstIndex] {
+        [[], [SchemaDefinition.owner]].map { leading in
+            let name = (["_sm_newest_\(schema)"] + leading).joined(separator: ".")
+            return NewestFirstIndex(name: IndexPlan.identifier(name, maxBytes: maxNameBytes), leading: leading, primaryKey: primaryKey)
+        }
+    }
+
+    /// `descending` is the engine's spelling of `createddate`'s direction in the order it serves:
+    /// the index must sort exactly as that order does, NULLs included.
+    public func createStatement(schema: String, descending: String) -> String {
+        let columns = leading.map { "\"\($0)\"" } + ["\"\(SchemaDefinition.createdDate)\" \(descending)", "\"\(primaryKey)\" ASC"]
+        return "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \"\(schema)\" (\(columns.joined(separator: ", ")))"
+    }
+}
