@@ -134,7 +134,9 @@ class PocketBaseSide:
         count = self.sizes["catalog"]
         self.collection("catalog", [{"name": "category", "type": "number"}, {"name": "price", "type": "number"},
                                     {"name": "name", "type": "text"}, {"name": "loc", "type": "geoPoint"}],
-                        indexes=["CREATE INDEX idx_catalog_category_price ON catalog (category, price)"])
+                        # `newest` sorts by -created: indexed as ours always is.
+                        indexes=["CREATE INDEX idx_catalog_category_price ON catalog (category, price)",
+                                 "CREATE INDEX idx_catalog_created ON catalog (created)"])
         started = time.monotonic()
         records = []
         for i in range(1, count + 1):
@@ -227,6 +229,20 @@ function request() return requests_by_category[math.random(0, 99)] end
 
     def plan_page(self):
         return self.category_plan("GET …/catalog/records?filter=category=<c>&sort=price&perPage=20 (with total)", 20)
+
+    def plan_newest(self):
+        page = self.probe("GET", "/api/collections/catalog/records?sort=-created&perPage=20&page=2")
+        if len(page["items"]) != 20 or page["totalItems"] != self.sizes["catalog"]:
+            raise SeedError(f"{self.label}: the second page of catalog is wrong: {str(page)[:300]}")
+        return Plan("GET …/catalog/records?sort=-created&perPage=20&page=<one of 1-50> (with total)", """
+local requests_by_page = {}
+function prepare()
+  for p = 1, 50 do
+    requests_by_page[p] = wrk.format("GET", "/api/collections/catalog/records?sort=-created&perPage=20&page=" .. p)
+  end
+end
+function request() return requests_by_page[math.random(1, 50)] end
+""")
 
     def plan_count(self):
         return self.category_plan("GET …/catalog/records?filter=category=<c>&sort=price&perPage=1", 1)

@@ -8,6 +8,7 @@ SCENARIOS = {
     "create": (),
     "update": ("bench",),
     "page": ("catalog",),
+    "newest": ("catalog",),
     "count": ("catalog",),
     "near": ("catalog",),
     "within": ("catalog",),

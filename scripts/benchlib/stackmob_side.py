@@ -283,6 +283,25 @@ function request() return requests_by_category[math.random(0, 99)] end
     def plan_page(self, work_dir):
         return self.category_plan("GET /catalog?category=<c> OrderBy price:asc, Range 0-19 (with total)", "objects=0-19", 20)
 
+    def plan_newest(self, work_dir):
+        """The default order: one of the first 50 pages of the whole catalog, newest first, with
+        the total. The catalog is created by bulk POSTs of 500, which share a createddate."""
+        page = self.probe("GET", "/catalog", headers={"Range": "objects=20-39"})
+        dates = [(-item["createddate"], item["catalog_id"]) for item in page]
+        if len(page) != 20 or dates != sorted(dates):
+            raise SeedError(f"{self.label}: the second page of catalog is not newest first, ties by id: {str(page)[:300]}")
+        return Plan("GET /catalog, Range <one of the first 50 pages> (with total)", """
+local requests_by_page = {}
+function prepare()
+  for p = 0, 49 do
+    local headers = { ["Range"] = "objects=" .. (p * 20) .. "-" .. (p * 20 + 19) }
+    for name, value in pairs(wrk.headers) do headers[name] = value end
+    requests_by_page[p] = wrk.format("GET", "/catalog", headers)
+  end
+end
+function request() return requests_by_page[math.random(0, 49)] end
+""")
+
     def plan_count(self, work_dir):
         return self.category_plan("GET /catalog?category=<c> OrderBy price:asc, Range 0-0", "objects=0-0", 1)
 
