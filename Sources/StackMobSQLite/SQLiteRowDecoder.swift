@@ -10,33 +10,40 @@ import StackMobCore
 /// page of 20 reads some 240 rows, and the lookups and copies were a tenth of its time
 /// (issue 19).
 struct SQLiteRowDecoder {
-    /// Per column: nil for a column that is not a field (a page's total, a distance), else the
-    /// field's type (nil inside for a system field).
-    private let columns: [(name: String, type: FieldType?)?]
-    /// An empty object with room for every column, which each row's object starts as a copy of.
-    /// `JSONObject(minimumCapacity:)` is not specialised: for every row it looked up the type
-    /// metadata of the dictionary's storage and hashed a seed, 860 instructions a row, 2.6% of an
-    /// expanded page (issue 19). A copy of an empty dictionary allocates storage of the same size
-    /// and copies no element.
-    private let empty: JSONObject
+    /// A column that is a field: its position in the row, its name and its type (nil for a
+    /// system field). A struct rather than a tuple: an array of tuples is copied and destroyed
+    /// through the runtime's generic tuple witnesses.
+    private struct Field {
+        let column: CInt
+        let key: JSONObject.PreparedKey
+        let type: FieldType?
+    }
 
-    /// - Parameter skipping: columns the statement selects besides the fields.
-    private init(columnNames: [String], schema: SchemaDefinition, skipping: Set<String> = []) {
-        columns = columnNames.map { name in
-            skipping.contains(name) ? nil : (name, schema.type(of: name))
+    /// The columns that are fields, in the byte order of their names. Read in that order, every
+    /// value is appended to its object with one comparison (`JSONObject` keeps its members in
+    /// key order).
+    private let fields: [Field]
+
+    /// - Parameter skipping: columns the statement selects besides the fields (a page's total,
+    ///   a distance).
+    private init(columnNames: [String], schema: SchemaDefinition, skipping: [String]) {
+        var fields: [Field] = []
+        fields.reserveCapacity(columnNames.count)
+        for (column, name) in columnNames.enumerated() where !skipping.contains(name) {
+            fields.append(Field(column: CInt(column), key: JSONObject.PreparedKey(name), type: schema.type(of: name)))
         }
-        empty = JSONObject(minimumCapacity: columns.count)
+        fields.sort { $0.key < $1.key }
+        self.fields = fields
     }
 
     /// The object of the row `statement` stands on. Its values are read straight from SQLite:
     /// GRDB's `row[index]` is generic, and unspecialised outside GRDB it looked up type
     /// metadata for every value (5% of an expanded page).
     private func object(atCurrentRowOf statement: SQLiteStatement) throws -> JSONObject {
-        var object = empty
-        for (index, column) in columns.enumerated() {
-            guard let column else { continue }
-            if let value = try SQLiteValueMapping.jsonValue(column: CInt(index), of: statement, type: column.type) {
-                object[column.name] = value
+        var object = JSONObject(minimumCapacity: fields.count)
+        for field in fields {
+            if let value = try SQLiteValueMapping.jsonValue(column: field.column, of: statement, type: field.type) {
+                object.updateValue(value, forKey: field.key)
             }
         }
         return object
@@ -44,7 +51,7 @@ struct SQLiteRowDecoder {
 
     /// Every row `statement` returns, as objects; `each` sees each row beside its object.
     static func objects(
-        _ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: Set<String> = [],
+        _ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: [String] = [],
         each: (Row, inout JSONObject) throws -> Void = { _, _ in }
     ) throws -> [JSONObject] {
         var objects: [JSONObject] = []

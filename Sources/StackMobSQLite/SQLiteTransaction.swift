@@ -44,9 +44,11 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         let (sql, arguments) = selectStatement(schema, query: query, near: near)
         let statement = try db.cachedStatement(sql: sql)
         var count: Int?
-        let skipping: Set = [Self.totalColumn, Self.distanceColumn]
+        let skipping = [Self.totalColumn, Self.distanceColumn]
         let objects = try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema, skipping: skipping) { row, object in
-            if query.countsTotal { count = row[Self.totalColumn] }
+            // Every row holds the same total: read once, since GRDB finds a column by name
+            // through a case-insensitive dictionary.
+            if query.countsTotal, count == nil { count = row[Self.totalColumn] }
             if let near, case .object(var point)? = object[near.field], let distance: Double = row[Self.distanceColumn] {
                 point["distance"] = .float(distance)
                 object[near.field] = .object(point)

@@ -43,7 +43,7 @@ extension SchemaPermissions {
     /// `{"create": level, "read": …, "update": …, "delete": …}` in the configuration's spelling:
     /// how deploys record permissions and how exports and the admin API show them.
     public var json: JSONValue {
-        .object(Dictionary(uniqueKeysWithValues: AccessVerb.allCases.map { ($0.rawValue, JSONValue.string(level(for: $0).configurationText)) }))
+        .object(JSONObject(uniqueKeysWithValues: AccessVerb.allCases.map { ($0.rawValue, JSONValue.string(level(for: $0).configurationText)) }))
     }
 
     public init?(json: JSONValue) {

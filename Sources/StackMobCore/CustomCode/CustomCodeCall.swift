@@ -61,7 +61,7 @@ public struct CustomCodeCall: Sendable, Equatable {
         }
         return .object([
             "method": .string(method), "verb": .string(verb), "params": .object(params), "body": .string(body),
-            "headers": .object(headers.mapValues(JSONValue.string)), "user": user, "caller": .string(callerName),
+            "headers": .object(JSONObject(headers.mapValues(JSONValue.string))), "user": user, "caller": .string(callerName),
             "environment": .string(environment.rawValue), "api_version": .integer(Int64(apiVersion)),
         ])
     }

@@ -70,15 +70,17 @@ public struct JSONParser {
         }
     }
 
+    /// The members are gathered first and made an object once: a name given twice keeps its
+    /// last value, and a large object is sorted once rather than inserted into member by member.
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterContainer()
         index += 1
-        var object = JSONObject()
+        var members: [(String, JSONValue)] = []
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             index += 1
             depth -= 1
-            return .object(object)
+            return .object(JSONObject())
         }
         while true {
             skipWhitespace()
@@ -88,7 +90,7 @@ public struct JSONParser {
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            members.append((key, try parseValue()))
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 index += 1
@@ -97,7 +99,7 @@ public struct JSONParser {
             guard peek(UInt8(ascii: "}")) else { throw error("expected ',' or '}'") }
             index += 1
             depth -= 1
-            return .object(object)
+            return .object(JSONObject(lastValuesOf: members))
         }
     }
 

@@ -2,11 +2,11 @@
 /// storage: an object that recurs in the value is written once and its bytes copied after.
 ///
 /// An expanded page holds the same related object many times: the benchmark's page of 20 holds
-/// 100 tags, 48 of them distinct, and each tag's owner. `RelationLoader` hands out one dictionary
+/// 100 tags, 48 of them distinct, and each tag's owner. `RelationLoader` hands out one object
 /// per related object and depth, so every occurrence shares its storage; writing them once each
 /// is most of what serialising an expanded page saves (issue 19).
 ///
-/// An object is known by the address of its dictionary's storage, read from the dictionary's one
+/// An object is known by the address of its members' storage, read from the object's one
 /// word. Two values with the same storage are the same value, so the bytes copied are the bytes
 /// writing it again would give. The value being written holds every storage it contains for as
 /// long as the writing lasts, so no address is freed and reused in between. Equal objects with
@@ -26,9 +26,10 @@ struct JSONRepeatedObjects: ~Copyable {
 
     private static let slotBits = 8
     private static let slotCount = 1 << slotBits
-    /// Whether an object is one word, its storage's address: true of `Dictionary` everywhere
-    /// Swift runs, but checked rather than assumed. Computed, so that it folds to a constant (a
-    /// stored `static let` is checked for initialisation at every use).
+    /// Whether an object is one word, its storage's address: true of `JSONObject`, which holds
+    /// one `ContiguousArray`, everywhere Swift runs, but checked rather than assumed. Computed,
+    /// so that it folds to a constant (a stored `static let` is checked for initialisation at
+    /// every use).
     static var canIdentify: Bool { MemoryLayout<JSONObject>.size == MemoryLayout<UInt>.size }
     /// Objects smaller than this are written again rather than looked up. What recurs is a
     /// related object, which has at least its id and two dates; a smaller object is a value

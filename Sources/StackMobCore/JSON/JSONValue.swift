@@ -12,9 +12,6 @@ public enum JSONValue: Sendable, Hashable {
     case object(JSONObject)
 }
 
-/// A JSON object. Keys are unordered here; the writer sorts them (PROTOCOL §1.4).
-public typealias JSONObject = [String: JSONValue]
-
 extension JSONValue {
     public var stringValue: String? {
         if case .string(let value) = self { return value }
@@ -60,7 +57,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .object(JSONObject(lastValuesOf: elements))
     }
     public init(nilLiteral: ()) { self = .null }
 }

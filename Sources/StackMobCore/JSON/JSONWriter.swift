@@ -62,87 +62,21 @@ public enum JSONWriter {
         }
     }
 
-    /// One member of an object being written, with the first bytes of its key as a number.
-    private struct Member {
-        /// The key's first eight bytes, big-endian, zero-padded: two keys whose prefixes differ
-        /// are in the order of their prefixes, so most comparisons are one integer comparison.
-        let prefix: UInt64
-        let key: String
-        let value: JSONValue
-
-        func precedes(_ other: Member) -> Bool {
-            prefix != other.prefix ? prefix < other.prefix : utf8Order(key, other.key)
-        }
-    }
-
-    /// The members in key order, gathered on the stack: every object of every response passes
-    /// here, most with a handful of short keys (issue 19). The standard library's stable sort (a
-    /// merge sort's set-up around an insertion sort, through a generic closure) cost half of the
-    /// time spent writing an expanded page; an array of members per object cost an allocation.
-    /// Keys are unique, so an unstable sort gives the same order; nulls left out are not sorted.
+    /// The members in key order, which is the order a `JSONObject` keeps them in; nulls left out.
     private static func writeObject(
         _ object: JSONObject, into output: inout JSONOutputBuffer, omittingNulls: Bool, repeated: inout JSONRepeatedObjects
     ) {
         output.append(UInt8(ascii: "{"))
-        if !object.isEmpty {
-            withUnsafeTemporaryAllocation(of: Member.self, capacity: object.count) { space in
-                var count = 0
-                for (key, value) in object {
-                    if omittingNulls, case .null = value { continue }
-                    space.initializeElement(at: count, to: Member(prefix: prefix(of: key), key: key, value: value))
-                    count += 1
-                }
-                let members = UnsafeMutableBufferPointer(rebasing: space[..<count])
-                defer { members.deinitialize() }
-                sort(members)
-                for position in members.indices {
-                    if position > 0 { output.append(UInt8(ascii: ",")) }
-                    writeString(members[position].key, into: &output)
-                    output.append(UInt8(ascii: ":"))
-                    write(members[position].value, into: &output, omittingNulls: omittingNulls, repeated: &repeated, isMember: true)
-                }
-            }
+        var first = true
+        for member in object.members {
+            if omittingNulls, case .null = member.value { continue }
+            if !first { output.append(UInt8(ascii: ",")) }
+            first = false
+            writeString(member.key, into: &output)
+            output.append(UInt8(ascii: ":"))
+            write(member.value, into: &output, omittingNulls: omittingNulls, repeated: &repeated, isMember: true)
         }
         output.append(UInt8(ascii: "}"))
-    }
-
-    private static func sort(_ members: UnsafeMutableBufferPointer<Member>) {
-        guard members.count <= 16 else {
-            var members = members
-            members.sort { $0.precedes($1) }
-            return
-        }
-        // Insertion sort: each member moves back past the larger keys before it.
-        for next in members.indices.dropFirst() {
-            var position = next
-            while position > 0 && members[position].precedes(members[position - 1]) {
-                members.swapAt(position, position - 1)
-                position -= 1
-            }
-        }
-    }
-
-    private static func prefix(of key: String) -> UInt64 {
-        let bytes = key.utf8.span
-        var prefix: UInt64 = 0
-        for position in 0..<min(bytes.count, 8) {
-            prefix = prefix << 8 | UInt64(bytes[position])
-        }
-        return bytes.count >= 8 ? prefix : prefix << (8 * (8 - bytes.count))
-    }
-
-    /// Byte-wise order, which is what "lexicographic" means to the clients' comparisons.
-    ///
-    /// The bytes are compared where the strings keep them (their `Span`). Walking the two UTF-8
-    /// views with iterators cost 150 instructions a comparison, and an expanded page of 20 makes
-    /// 1,600 of them (issue 19).
-    private static func utf8Order(_ lhs: String, _ rhs: String) -> Bool {
-        let left = lhs.utf8.span
-        let right = rhs.utf8.span
-        for position in 0..<min(left.count, right.count) where left[position] != right[position] {
-            return left[position] < right[position]
-        }
-        return left.count < right.count
     }
 
     /// Decimal digits written straight into the output: `String(integer)` allocated a string

@@ -19,7 +19,7 @@ extension Datastore {
         }
         if !fixture.roles.isEmpty {
             let roles = fixture.roles.sorted { $0.key < $1.key }.map { role, members in
-                (id: role, body: [RoleSchema.primaryKey: JSONValue.string(role), RoleSchema.membersField: .array(members.map(JSONValue.string))])
+                (id: role, body: [RoleSchema.primaryKey: .string(role), RoleSchema.membersField: .array(members.map(JSONValue.string))] as JSONObject)
             }
             batches.append((RoleSchema.name, roles))
         }

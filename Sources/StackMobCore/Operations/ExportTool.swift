@@ -56,7 +56,7 @@ public enum ExportTool {
             let manifest: JSONObject = [
                 "format": .string(format), "version": .integer(version), "environment": .string(kind.rawValue),
                 "exported_at": .integer(Int64(Date().timeIntervalSince1970 * 1000)),
-                "objects": .object(summary.objects.mapValues { .integer(Int64($0)) }), "push_tokens": .integer(Int64(summary.pushTokens)),
+                "objects": .object(JSONObject(uniqueKeysWithValues: summary.objects.map { ($0.key, .integer(Int64($0.value))) })), "push_tokens": .integer(Int64(summary.pushTokens)),
                 "files": .bool(summary.files),
             ]
             try write(JSONWriter.pretty(.object(manifest)), to: "\(directory)/manifest.json")

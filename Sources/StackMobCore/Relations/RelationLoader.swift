@@ -66,7 +66,7 @@ struct RelationLoader: Sendable {
                 // Read in place: a copy of the whole record per relation cost an expanded page 15%.
                 let entry = targets.all[relation.target].objects.values[index]
                 guard let related = entry.object else { return nil }
-                // Unchanged, and so the same dictionary wherever it occurs.
+                // Unchanged, and so the same storage wherever it occurs.
                 guard depth > 1 else { return .object(related) }
                 if let assembled = entry.assembled, assembled.depth == depth - 1 { return .object(assembled.object) }
                 let assembled = assemble(related, relations: targets.all[relation.target].relations, depth: depth - 1, targets: &targets)
@@ -151,7 +151,7 @@ private struct ExpansionTargets {
     struct Entry {
         var object: JSONObject?
         /// The object with its relations expanded `depth` levels, kept so that every occurrence
-        /// at that depth is the same dictionary: assembled once, and written once
+        /// at that depth shares one storage: assembled once, and written once
         /// (`JSONRepeatedObjects`). The benchmark's page of 20 holds 100 tags, 48 distinct
         /// (issue 19). One depth only: an object is nearly always met at one depth.
         var assembled: (depth: Int, object: JSONObject)?

@@ -33,7 +33,7 @@ extension SchemaDeclaration {
     public var json: JSONValue {
         var object: JSONObject = [:]
         if let primaryKey { object["primary_key"] = .string(primaryKey) }
-        object["fields"] = .object(fields.mapValues { .string($0.name) })
+        object["fields"] = .object(JSONObject(fields.mapValues { JSONValue.string($0.name) }))
         if !indexes.isEmpty {
             object["indexes"] = .array(indexes.map { $0.count == 1 ? .string($0[0]) : .array($0.map(JSONValue.string)) })
         }
@@ -45,6 +45,6 @@ extension SchemaDeclaration {
 
     /// A schema file or export: `{"schemas": {"<name>": <declaration>, …}}`.
     public static func document(_ declarations: [SchemaDeclaration]) -> JSONValue {
-        .object(["schemas": .object(Dictionary(declarations.map { ($0.name, $0.json) }, uniquingKeysWith: { first, _ in first }))])
+        .object(["schemas": .object(JSONObject(Dictionary(declarations.map { ($0.name, $0.json) }, uniquingKeysWith: { first, _ in first })))])
     }
 }

@@ -48,7 +48,7 @@ extension SchemaDefinition {
     public var registryJSON: JSONValue {
         .object([
             "primary_key": .string(primaryKey),
-            "fields": .object(fields.mapValues { .string($0.name) }),
+            "fields": .object(JSONObject(fields.mapValues { JSONValue.string($0.name) })),
         ])
     }
 

@@ -43,7 +43,7 @@ struct AdminEnvironmentController {
     @Sendable func push(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let environment = try AdminRequest.environment(context, backend: backend)
         let counts = try await environment.push.outboxCounts()
-        return JSONResponse.make(["outbox": .object(counts.mapValues { .integer(Int64($0)) })])
+        return JSONResponse.make(["outbox": .object(JSONObject(counts.mapValues { JSONValue.integer(Int64($0)) }))])
     }
 
     @Sendable func customCode(_ request: Request, context: StackMobRequestContext) async throws -> Response {

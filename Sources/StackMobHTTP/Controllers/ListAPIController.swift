@@ -13,7 +13,7 @@ struct ListAPIController {
         let environment = try context.requireEnvironment()
         var schemas: JSONObject = [:]
         for schema in environment.datastore.registry.all() {
-            var fields: JSONObject = schema.fields.mapValues { .string($0.name) }
+            var fields = JSONObject(schema.fields.mapValues { JSONValue.string($0.name) })
             // The system fields every object carries (§4.1).
             fields[schema.primaryKey] = .string(FieldType.string.name)
             fields[SchemaDefinition.createdDate] = .string(FieldType.integer.name)

@@ -86,7 +86,7 @@ extension PushController {
                     "registered_milliseconds": .integer(registered.registeredMilliseconds),
                 ]))
         }
-        return JSONResponse.make(.object(["tokens": .object(byUser.mapValues(JSONValue.array))]))
+        return JSONResponse.make(.object(["tokens": .object(JSONObject(byUser.mapValues(JSONValue.array)))]))
     }
 
     /// `{"token": …, "type": …}`: `{}`, also for a token that was not registered.

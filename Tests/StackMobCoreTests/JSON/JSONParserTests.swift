@@ -114,7 +114,7 @@ struct JSONWriterTests {
     func keyOrderAtEverySize(count: Int) {
         // Keys that share prefixes, differ in case, and run past ASCII, inserted in no order.
         let keys = (0..<count).map { ["f\($0 * 7919 % 97)", "F\($0)", "f\($0)_", "é\($0)"][$0 % 4] }
-        var object: [String: JSONValue] = [:]
+        var object: JSONObject = [:]
         for (position, key) in keys.enumerated() { object[key] = .integer(Int64(position)) }
         object["null_member"] = .null
         let expected = object.keys.filter { $0 != "null_member" }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
@@ -128,12 +128,12 @@ struct JSONWriterTests {
         // The writer compares keys' first eight bytes as one number, then the rest.
         let keys = ["createddate", "createdby", "created", "createddat", "createddate_2", "abcdefgh", "abcdefg",
                     "abcdefgh\u{0}", "abcdefg\u{0}", "abcdefghé", "abcdefghZ", "\u{0}", "lastmoddate", "a"]
-        var object: [String: JSONValue] = [:]
+        var object: JSONObject = [:]
         for (position, key) in keys.enumerated() { object[key] = .integer(Int64(position)) }
         let expected = keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         let written = expected.map { "\(JSONWriter.string(.string($0))):\(object[$0]!.integerValue!)" }.joined(separator: ",")
         #expect(JSONWriter.string(.object(object)) == "{" + written + "}")
-        // The same keys past the insertion sort's limit of 16.
+        // The same keys again, longer: 28 members.
         for key in keys { object[key + "_more_than_eight"] = .bool(true) }
         let all = object.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         let text = JSONWriter.string(.object(object))
@@ -149,9 +149,9 @@ struct JSONWriterTests {
         #expect(try JSONParser.parse(text) == value)
     }
 
-    @Test("an object that recurs, as the same dictionary, is written as it first was", arguments: [true, false])
+    @Test("an object that recurs, sharing its storage, is written as it first was", arguments: [true, false])
     func recurringObjects(omittingNulls: Bool) throws {
-        // Every call makes new dictionaries: written from these, nothing recurs.
+        // Every call makes new objects: written from these, nothing recurs.
         func owner() -> JSONObject { ["person_id": "p1", "name": "one", "where": ["lat": 1.5, "lon": -2.0], "gone": .null] }
         func tag(_ n: Int) -> JSONObject {
             ["tag_id": .string("t\(n)"), "owner": .object(owner()), "label": .string(String(repeating: "é", count: n % 20)), "none": .null]

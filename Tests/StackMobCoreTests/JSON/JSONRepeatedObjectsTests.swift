@@ -1,12 +1,12 @@
 @testable import StackMobCore
 import Testing
 
-/// `JSONRepeatedObjects` knows an object by its dictionary's storage: the same dictionary is
+/// `JSONRepeatedObjects` knows an object by its members' storage: the same object is
 /// found, an equal one with storage of its own is not, and a slot taken by another object
 /// forgets the first.
 @Suite("JSONRepeatedObjects")
 struct JSONRepeatedObjectsTests {
-    @Test("the same dictionary is found where it was written; an equal one of its own is not")
+    @Test("the same object is found where it was written; an equal one of its own is not")
     func identity() {
         #expect(JSONRepeatedObjects.canIdentify)
         let object: JSONObject = ["a": 1, "b": "two"]
