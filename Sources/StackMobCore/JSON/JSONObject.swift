@@ -44,20 +44,20 @@ public struct JSONObject: Sendable, Hashable {
     /// text's duplicate names are read. Sorted once, so that a large object costs n log n,
     /// not the n² of inserting members one by one in the middle.
     public init<S: Sequence>(lastValuesOf keysAndValues: S) where S.Element == (String, JSONValue) {
-        let given = ContiguousArray(keysAndValues.lazy.map { Member(key: $0.0, value: $0.1) })
-        // Positions in key order, a key's positions in the order given: its last is kept.
-        var positions = Array(given.indices)
-        positions.sort { left, right in
-            let order = Self.order(given[left], given[right])
-            return order != 0 ? order < 0 : left < right
+        var numbered = keysAndValues.enumerated().map { (position: $0.offset, member: Member(key: $0.element.0, value: $0.element.1)) }
+        if !Self.isStrictlyAscending(numbered.lazy.map(\.member)) {
+            numbered.sort { left, right in
+                let order = Self.order(left.member.key, left.member.prefix, right.member)
+                return order != 0 ? order < 0 : left.position < right.position
+            }
         }
         members = []
-        members.reserveCapacity(given.count)
-        for position in positions {
-            if let last = members.last, Self.order(given[position], last) == 0 {
-                members[members.count - 1] = given[position]
+        members.reserveCapacity(numbered.count)
+        for (_, member) in numbered {
+            if let last = members.last, Self.order(member.key, member.prefix, last) == 0 {
+                members[members.count - 1] = member
             } else {
-                members.append(given[position])
+                members.append(member)
             }
         }
     }
@@ -91,6 +91,11 @@ public struct JSONObject: Sendable, Hashable {
                 removeValue(forKey: key)
             }
         }
+    }
+
+    public subscript(key: String, default defaultValue: @autoclosure () -> JSONValue) -> JSONValue {
+        get { self[key] ?? defaultValue() }
+        set { updateValue(newValue, forKey: key) }
     }
 
     /// The position of `key`'s member, if it has one.
@@ -166,6 +171,16 @@ public struct JSONObject: Sendable, Hashable {
         return result
     }
 
+    public func compactMapValues(_ transform: (JSONValue) throws -> JSONValue?) rethrows -> JSONObject {
+        var result = JSONObject(minimumCapacity: count)
+        for member in members {
+            if let value = try transform(member.value) {
+                result.members.append(Member(key: member.key, prefix: member.prefix, value: value))
+            }
+        }
+        return result
+    }
+
     /// The values `transform` gives other than nil, by key, as `Dictionary.compactMapValues`.
     public func compactMapValues<T>(_ transform: (JSONValue) throws -> T?) rethrows -> [String: T] {
         var result: [String: T] = [:]
@@ -205,21 +220,22 @@ public struct JSONObject: Sendable, Hashable {
     /// first, since objects are mostly built in key order.
     private func position(of key: String, prefix: UInt64) -> (index: Int, found: Bool) {
         guard let last = members.last else { return (0, false) }
-        let afterLast = Self.order(key, prefix, last.key, last.prefix)
+        let afterLast = Self.order(key, prefix, last)
         if afterLast >= 0 { return afterLast == 0 ? (members.count - 1, true) : (members.count, false) }
         var low = 0
         var high = members.count - 1
         while low < high {
             let middle = (low + high) / 2
-            let order = Self.order(key, prefix, members[middle].key, members[middle].prefix)
+            let order = Self.order(key, prefix, members[middle])
             if order == 0 { return (middle, true) }
             if order < 0 { high = middle } else { low = middle + 1 }
         }
         return (low, false)
     }
 
-    static func order(_ member: Member, _ other: Member) -> Int {
-        order(member.key, member.prefix, other.key, other.prefix)
+    /// Negative, zero or positive as `key` is before, the same as, or after `member`'s key.
+    static func order(_ key: String, _ prefix: UInt64, _ member: Member) -> Int {
+        order(key, prefix, member.key, member.prefix)
     }
 
     /// Negative, zero or positive as `key` (whose first bytes are `prefix`) is before, the same
@@ -249,6 +265,14 @@ public struct JSONObject: Sendable, Hashable {
         }
     }
 
+    private static func isStrictlyAscending<C: Collection>(_ members: C) -> Bool where C.Element == Member {
+        var previous: Member?
+        for member in members {
+            if let previous, order(previous.key, previous.prefix, member) >= 0 { return false }
+            previous = member
+        }
+        return true
+    }
 }
 
 extension JSONObject: RandomAccessCollection {
