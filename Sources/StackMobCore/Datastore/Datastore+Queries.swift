@@ -37,9 +37,8 @@ extension Datastore {
         }
         // Without expansion, the page and its total are usually one statement.
         let page = try await expand == 0 ? storage.readOneStatement(readPage) : storage.read(readPage)
-        let objects = page.objects.map { object in
-            present(selecting(request.select, from: object, schema: schema), schema: schema)
-        }
+        let present = presenter(for: schema)
+        let objects = page.objects.map { object in present(selecting(request.select, from: object, schema: schema)) }
         return QueryResult(objects: objects, total: page.total)
     }
 

@@ -65,7 +65,7 @@ extension Datastore {
     /// caller may not read are never loaded (their ids are dropped, as if they did not resolve).
     func relationLoader(caller: Caller) -> RelationLoader {
         RelationLoader(
-            registry: registry, admit: { schema, object in self.present(object, schema: schema) },
+            registry: registry, admit: { schema in self.presenter(for: schema) },
             visibleRows: { schema, reader in try await self.readFilter(for: schema, caller: caller, reader: reader) })
     }
 

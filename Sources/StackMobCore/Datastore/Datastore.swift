@@ -153,10 +153,18 @@ public struct Datastore: Sendable {
 
     /// What a client may see of a stored object: everything but password hashes.
     func present(_ object: JSONObject, schema: SchemaDefinition) -> JSONObject {
-        guard let userSchema = userSchemas[schema.name] else { return object }
-        var visible = object
-        visible[userSchema.passwordField] = nil
-        return visible
+        presenter(for: schema)(object)
+    }
+
+    /// `present` for the objects of one schema: a page's objects, or a level of an expansion's,
+    /// look their schema up once, not once each (issue 19).
+    func presenter(for schema: SchemaDefinition) -> (JSONObject) -> JSONObject {
+        guard let passwordField = userSchemas[schema.name]?.passwordField else { return { $0 } }
+        return { object in
+            var visible = object
+            visible[passwordField] = nil
+            return visible
+        }
     }
 }
 

@@ -8,10 +8,11 @@ struct RelationLoader: Sendable {
     static let maxDepth = 3
 
     let registry: SchemaRegistry
-    /// The single seam through which every related object passes before it is shown: returns the
-    /// object as the caller may see it, or nil to hide it (as if the id did not resolve). Access
-    /// control filters related objects here.
-    let admit: @Sendable (SchemaDefinition, JSONObject) -> JSONObject?
+    /// The single seam through which every related object passes before it is shown: for a
+    /// schema, the function that returns an object of it as the caller may see it, or nil to hide
+    /// it (as if the id did not resolve). Access control filters related objects here. Asked
+    /// once per schema and level, then called for each object.
+    let admit: @Sendable (SchemaDefinition) -> (JSONObject) -> JSONObject?
     /// The related objects of a schema the caller may read (schema permissions, PROTOCOL §12):
     /// nil for all, `.nothing` for none. Added to the statement that loads them, so hidden
     /// objects are never loaded.
@@ -21,79 +22,92 @@ struct RelationLoader: Sendable {
     func expand(_ objects: [JSONObject], schema: SchemaDefinition, depth: Int, reader: any StorageReader) async throws -> [JSONObject] {
         let depth = min(depth, Self.maxDepth)
         guard depth > 0, !objects.isEmpty else { return objects }
-        var targets = ExpansionTargets(registry: registry)
-        let topRelations = targets.relations(of: schema)
-        var frontier: [(relations: [Relation], object: JSONObject)] = objects.map { (topRelations, $0) }
+        var graph = ExpansionGraph(registry: registry)
+        let topRelations = graph.relations(of: schema)
+        // Where each of `objects` has its slots in `graph.links`.
+        var topLinks: [Int] = []
+        topLinks.reserveCapacity(objects.count)
+        var frontier = objects.map { Loaded(relations: topRelations, object: $0, slot: nil) }
         for _ in 0..<depth {
-            var wanted: [Int: [String]] = [:]
-            for (relations, object) in frontier {
-                for relation in relations {
-                    Self.forEachId(in: object[relation.field]) { id in
-                        if Self.request(&targets.all[relation.target].objects[id]) {
-                            wanted[relation.target, default: []].append(id)
-                        }
-                    }
-                }
+            for (position, loaded) in frontier.enumerated() {
+                let links = graph.link(loaded.object, relations: loaded.relations, remaining: frontier.count - position)
+                if let slot = loaded.slot { graph.entries[slot].links = links } else { topLinks.append(links) }
             }
-            guard !wanted.isEmpty else { break }
-            var next: [(relations: [Relation], object: JSONObject)] = []
-            for (target, ids) in wanted.sorted(by: { targets.all[$0.key].name < targets.all[$1.key].name }) {
+            let pending = graph.pendingTargets()
+            guard !pending.isEmpty else { break }
+            var next: [Loaded] = []
+            for target in pending {
+                let (ids, slots) = graph.takePending(of: target)
                 // A target schema that was never created holds no objects: its ids are dropped.
-                guard let targetSchema = targets.definition(of: target) else { continue }
-                if targets.all[target].visibleRows == nil { targets.all[target].visibleRows = .some(try await visibleRows(targetSchema, reader)) }
-                let rows = targets.all[target].visibleRows ?? nil
+                guard let targetSchema = graph.definition(of: target) else { continue }
+                let rows = try await graph.visibleRows(of: target) { try await visibleRows(targetSchema, reader) }
                 if rows == .nothing { continue }
-                let relations = targets.relations(of: targetSchema)
-                targets.all[target].relations = relations
+                let relations = graph.relations(of: targetSchema)
+                graph.setRelations(relations, of: target)
+                let present = admit(targetSchema)
+                var cursor = 0
                 for object in try await reader.fetchObjects(targetSchema, ids: ids, admitting: rows) {
-                    guard let id = object[targetSchema.primaryKey]?.stringValue, let visible = admit(targetSchema, object) else { continue }
-                    targets.all[target].objects[id] = ExpansionTargets.Entry(object: visible)
-                    next.append((relations, visible))
+                    guard let id = object[targetSchema.primaryKey]?.stringValue,
+                        let slot = graph.slot(ofLoaded: id, target: target, ids: ids, slots: slots, cursor: &cursor),
+                        let visible = present(object)
+                    else { continue }
+                    graph.entries[slot].object = visible
+                    next.append(Loaded(relations: relations, object: visible, slot: slot))
                 }
             }
             frontier = next
         }
-        return objects.map { Self.assemble($0, relations: topRelations, depth: depth, targets: &targets) }
+        return zip(objects, topLinks).map { object, links in
+            Self.assemble(object, relations: topRelations, links: links, depth: depth, graph: &graph)
+        }
     }
 
-    private static func assemble(_ object: JSONObject, relations: [Relation], depth: Int, targets: inout ExpansionTargets) -> JSONObject {
-        guard depth > 0 else { return object }
+    /// An object loaded and not yet followed: one of the expanded objects (no slot), or a
+    /// related object.
+    private struct Loaded {
+        let relations: [ExpansionGraph.Relation]
+        let object: JSONObject
+        let slot: Int?
+    }
+
+    /// `object` with the relations it names from `links` on replaced by their objects, `depth`
+    /// levels deep.
+    private static func assemble(
+        _ object: JSONObject, relations: [ExpansionGraph.Relation], links start: Int, depth: Int, graph: inout ExpansionGraph
+    ) -> JSONObject {
+        guard depth > 0, start != ExpansionGraph.notLinked else { return object }
         var result = object
+        var cursor = start
         for relation in relations {
-            guard let value = object[relation.field] else { continue }
-            func resolve(_ id: String) -> JSONValue? {
-                guard let index = targets.all[relation.target].objects.index(forKey: id) else { return nil }
-                // Read in place: a copy of the whole record per relation cost an expanded page 15%.
-                let entry = targets.all[relation.target].objects.values[index]
-                guard let related = entry.object else { return nil }
+            let count = graph.links[cursor]
+            cursor += 1
+            guard count != ExpansionGraph.absent else { continue }
+            let slots = cursor..<(cursor + count)
+            cursor += count
+            func resolve(_ slot: Int) -> JSONValue? {
+                guard let related = graph.entries[slot].object else { return nil }
                 // Unchanged, and so the same storage wherever it occurs.
                 guard depth > 1 else { return .object(related) }
-                if let assembled = entry.assembled, assembled.depth == depth - 1 { return .object(assembled.object) }
-                let assembled = assemble(related, relations: targets.all[relation.target].relations, depth: depth - 1, targets: &targets)
-                // Kept through the entry's index, with no second look-up: no entry is added or
-                // removed while objects are assembled, so the index stays valid.
-                targets.all[relation.target].objects.values[index].assembled = (depth - 1, assembled)
+                if let assembled = graph.entries[slot].assembled, assembled.depth == depth - 1 { return .object(assembled.object) }
+                let assembled = assemble(
+                    related, relations: graph.targets[relation.target].relations, links: graph.entries[slot].links, depth: depth - 1,
+                    graph: &graph)
+                graph.entries[slot].assembled = (depth - 1, assembled)
                 return .object(assembled)
             }
             if relation.toMany {
                 var related: [JSONValue] = []
-                Self.forEachId(in: value) { id in
-                    if let object = resolve(id) { related.append(object) }
+                related.reserveCapacity(count)
+                for position in slots {
+                    if let object = resolve(graph.links[position]) { related.append(object) }
                 }
                 result[relation.field] = .array(related)
             } else {
-                result[relation.field] = Self.firstId(in: value).flatMap(resolve)
+                // A to-one field holding several ids shows the first.
+                result[relation.field] = slots.first.flatMap { resolve(graph.links[$0]) }
             }
         }
         return result
-    }
-
-    /// Marks an id as asked for, through its entry in `Target.objects` (one lookup); true the
-    /// first time.
-    private static func request(_ entry: inout ExpansionTargets.Entry?) -> Bool {
-        guard entry == nil else { return false }
-        entry = ExpansionTargets.Entry(object: nil)
-        return true
     }
 
     /// The ids a relation value holds: one string, or an array of strings.
@@ -104,8 +118,8 @@ struct RelationLoader: Sendable {
     }
 
     /// `ids(in:)` one by one, with no array made: expansion walks every relation of every
-    /// object it loads, twice.
-    private static func forEachId(in value: JSONValue?, _ body: (String) -> Void) {
+    /// object it loads.
+    static func forEachId(in value: JSONValue?, _ body: (String) -> Void) {
         switch value {
         case .string(let id)?:
             body(id)
@@ -116,96 +130,5 @@ struct RelationLoader: Sendable {
         default:
             break
         }
-    }
-
-    /// The first of `ids(in:)`.
-    private static func firstId(in value: JSONValue?) -> String? {
-        switch value {
-        case .string(let id)?:
-            return id
-        case .array(let elements)?:
-            for case .string(let id) in elements {
-                return id
-            }
-            return nil
-        default:
-            return nil
-        }
-    }
-}
-
-/// A relation field, its target named by its index in `ExpansionTargets`.
-private struct Relation {
-    let field: String
-    let target: Int
-    let toMany: Bool
-}
-
-/// The schemas one expansion loads objects of, numbered as they are met (`all`), with what it
-/// knows of each. Numbers rather than names find a target, because one is found for every id of
-/// every related object: hashing strings was 9% of an expanded page's CPU samples, more than
-/// half of it here, for the target's name at least as often as for the id (issue 19).
-private struct ExpansionTargets {
-    /// An id asked for: its object once loaded and admitted (nil before, and for an id that did
-    /// not resolve), and the object last assembled from it.
-    struct Entry {
-        var object: JSONObject?
-        /// The object with its relations expanded `depth` levels, kept so that every occurrence
-        /// at that depth shares one storage: assembled once, and written once
-        /// (`JSONRepeatedObjects`). The benchmark's page of 20 holds 100 tags, 48 distinct
-        /// (issue 19). One depth only: an object is nearly always met at one depth.
-        var assembled: (depth: Int, object: JSONObject)?
-    }
-
-    struct Target {
-        let name: String
-        /// Read from the registry once per expansion (its lock, taken for every related object,
-        /// was contended); `.some(nil)` for a schema that was never created, which a schema
-        /// created while the expansion runs does not change.
-        var definition: SchemaDefinition??
-        /// The target's own relations, once objects of it are loaded.
-        var relations: [Relation] = []
-        /// Every id asked for, with what is known of it. One table rather than a set of ids
-        /// asked for beside a table of objects: growing both had cost an expanded page 2%
-        /// (issue 19).
-        var objects: [String: Entry] = [:]
-        /// The rows the caller may read (schema permissions), once asked.
-        var visibleRows: RowFilter??
-    }
-
-    let registry: SchemaRegistry
-    var all: [Target] = []
-    private var numbers: [String: Int] = [:]
-    /// Relations by schema name, computed once per schema: the expanded objects' own schema
-    /// first, as the caller passed it, then each target's definition from the registry.
-    private var relationsBySchema: [String: [Relation]] = [:]
-
-    init(registry: SchemaRegistry) {
-        self.registry = registry
-    }
-
-    mutating func relations(of schema: SchemaDefinition) -> [Relation] {
-        if let known = relationsBySchema[schema.name] { return known }
-        var relations: [Relation] = []
-        for (field, type) in schema.fields {
-            guard case .relation(let target, let toMany) = type else { continue }
-            relations.append(Relation(field: field, target: number(of: target), toMany: toMany))
-        }
-        relationsBySchema[schema.name] = relations
-        return relations
-    }
-
-    mutating func definition(of target: Int) -> SchemaDefinition? {
-        if let known = all[target].definition { return known }
-        let definition = registry.definition(named: all[target].name)
-        all[target].definition = .some(definition)
-        return definition
-    }
-
-    private mutating func number(of target: String) -> Int {
-        if let number = numbers[target] { return number }
-        numbers[target] = all.count
-        all.append(Target(name: target))
-        return all.count - 1
     }
 }

@@ -13,7 +13,7 @@ struct RelationLoaderTests {
                 ["doc_id": "d", "tags": [["tag_id": "t1", "secret": true], ["tag_id": "t2", "n": 2], "gone"], "main": ["tag_id": "t1", "n": 1]],
                 in: "doc", relations: try RelationMap.parse("tags=tag&main=tag"), caller: .anonymous)
             let schema = try #require(registry.definition(named: "doc"))
-            let loader = RelationLoader(registry: registry, admit: { _, object in object["secret"] == true ? nil : object })
+            let loader = RelationLoader(registry: registry, admit: { _ in { object in object["secret"] == true ? nil : object } })
             let expanded = try await engine.read { reader in try await loader.expand([written.object], schema: schema, depth: 1, reader: reader) }
             let tags = try #require(expanded.first?["tags"]?.arrayValue)
             #expect(tags.compactMap { $0.objectValue?["tag_id"]?.stringValue } == ["t2"])
@@ -36,7 +36,7 @@ struct RelationLoaderTests {
                 in: "person", relations: try RelationMap.parse("friends=person&friends.friends=person&home=house&home.owner=person"),
                 caller: .anonymous)
             let schema = try #require(registry.definition(named: "person"))
-            let loader = RelationLoader(registry: registry, admit: { _, object in object })
+            let loader = RelationLoader(registry: registry, admit: { _ in { $0 } })
             func expanded(_ depth: Int) async throws -> JSONObject {
                 try #require(try await engine.read { reader in try await loader.expand([written.object], schema: schema, depth: depth, reader: reader) }.first)
             }
@@ -63,7 +63,7 @@ struct RelationLoaderTests {
             var stored = written.object
             stored["ghost"] = ["g1", "g2"]
             let object = stored
-            let loader = RelationLoader(registry: registry, admit: { _, object in object })
+            let loader = RelationLoader(registry: registry, admit: { _ in { $0 } })
             let expanded = try await engine.read { reader in try await loader.expand([object], schema: schema, depth: 2, reader: reader) }
             #expect(expanded.first?["ghost"] == [])
             #expect(expanded.first?["main"]?.objectValue?["tag_id"] == "t1")
@@ -82,7 +82,7 @@ struct RelationLoaderTests {
             let yan = try await datastore.upsertGraph(["person_id": "yan", "friends": ["bob"]], in: "person", relations: relations, caller: .anonymous)
             let zed = try await datastore.upsertGraph(["person_id": "zed", "friends": ["cy"]], in: "person", relations: relations, caller: .anonymous)
             let schema = try #require(registry.definition(named: "person"))
-            let loader = RelationLoader(registry: registry, admit: { _, object in object })
+            let loader = RelationLoader(registry: registry, admit: { _ in { $0 } })
             // yan again after zed: cy and dee are met with one level left, then more, then one again.
             func expanded(_ depth: Int) async throws -> [JSONObject] {
                 try await engine.read { reader in
@@ -101,6 +101,52 @@ struct RelationLoaderTests {
             #expect(three[3] == three[1], "after zed, cy has one level left again, and dee's friends stay ids")
             let one = try await expanded(1)
             #expect(one.map { friend($0)?["friends"] } == [["cy"], ["cy"], ["dee"], ["cy"]])
+        }
+    }
+
+    @Test("objects an engine returns in any order still land where their ids are", arguments: [false, true])
+    func anyOrderFromTheEngine(reversed: Bool) async throws {
+        try await Self.withDatastore { engine, registry, datastore in
+            let relations = try RelationMap.parse("tags=tag&main=tag&tags.owner=person")
+            let written = try await datastore.upsertGraph(
+                [
+                    "doc_id": "d", "main": "t3",
+                    "tags": [
+                        ["tag_id": "t1", "owner": ["person_id": "p1", "n": 1]], ["tag_id": "t2", "owner": "p1"], "gone",
+                        ["tag_id": "t3", "owner": ["person_id": "p2", "n": 2]], ["tag_id": "t4", "n": 4],
+                    ],
+                ],
+                in: "doc", relations: relations, caller: .anonymous)
+            let schema = try #require(registry.definition(named: "doc"))
+            let loader = RelationLoader(registry: registry, admit: { _ in { $0 } })
+            let expanded = try #require(
+                try await engine.read { reader in
+                    try await loader.expand([written.object], schema: schema, depth: 2, reader: ReorderingReader(base: reader, reversed: reversed))
+                }.first)
+            let tags = try #require(expanded["tags"]?.arrayValue)
+            #expect(tags.compactMap { $0.objectValue?["tag_id"]?.stringValue } == ["t1", "t2", "t3", "t4"])
+            #expect(tags.map { $0.objectValue?["owner"]?.objectValue?["person_id"]?.stringValue } == ["p1", "p1", "p2", nil])
+            #expect(expanded["main"]?.objectValue?["owner"]?.objectValue?["n"] == 2)
+        }
+    }
+
+    /// A reader whose loads by id return the objects in the reverse of the ids' order, as an
+    /// engine may: nothing promises the order.
+    private struct ReorderingReader: StorageReader {
+        let base: any StorageReader
+        let reversed: Bool
+
+        func fetchObject(_ schema: SchemaDefinition, id: String) async throws -> JSONObject? {
+            try await base.fetchObject(schema, id: id)
+        }
+
+        func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> ObjectPage {
+            try await base.fetchObjects(schema, query: query)
+        }
+
+        func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject] {
+            let objects = try await base.fetchObjects(schema, ids: ids, admitting: rows)
+            return reversed ? objects.reversed() : objects
         }
     }
 

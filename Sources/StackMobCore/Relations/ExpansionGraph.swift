@@ -1,0 +1,203 @@
+/// What one expansion knows of the objects it loads (`RelationLoader`): every id asked for,
+/// numbered once (its slot), and for every object whose relations it follows, the slots its
+/// relation fields name.
+///
+/// An id is looked up by its text once, where it is first met in an object; loading, admitting
+/// and assembling then go by slot. Three look-ups an id, in tables keyed by the id's text, had
+/// cost an expanded page 8% of its instructions in hashing (issue 19).
+struct ExpansionGraph {
+    /// A relation field, its target schema named by its number in `targets`.
+    struct Relation {
+        let field: String
+        let target: Int
+        let toMany: Bool
+    }
+
+    /// An id asked for.
+    struct Entry {
+        /// Its object once loaded and admitted: nil before, and for an id that did not resolve.
+        var object: JSONObject?
+        /// Where its relations' slots start in `links`, once its relations were followed.
+        var links = ExpansionGraph.notLinked
+        /// The object with its relations expanded `depth` levels, kept so that every occurrence
+        /// at that depth shares one storage: assembled once, and written once
+        /// (`JSONRepeatedObjects`). The benchmark's page of 20 holds 100 tags, 48 distinct
+        /// (issue 19). One depth only: an object is nearly always met at one depth.
+        var assembled: (depth: Int, object: JSONObject)?
+    }
+
+    /// A schema the expansion loads objects of.
+    struct Target {
+        let name: String
+        /// Read from the registry once per expansion (its lock, taken for every related object,
+        /// was contended); `.some(nil)` for a schema that was never created, which a schema
+        /// created while the expansion runs does not change.
+        var definition: SchemaDefinition??
+        /// The target's own relations, once objects of it are loaded.
+        var relations: [Relation] = []
+        /// The slot of every id of this schema asked for.
+        var slots: [String: Int] = [:]
+        /// The ids asked for since the last load, with their slots, in the order first met.
+        var pendingIds: [String] = []
+        var pendingSlots: [Int] = []
+        /// The rows the caller may read (schema permissions), once asked.
+        var visibleRows: RowFilter??
+    }
+
+    /// `Entry.links` of an object whose relations were not followed (it was loaded at the last
+    /// level): it is never assembled.
+    static let notLinked = -1
+    /// The count `links` holds for a relation field the object does not have.
+    static let absent = -1
+
+    let registry: SchemaRegistry
+    /// The schemas met, numbered in the order met.
+    private(set) var targets: [Target] = []
+    /// Every id asked for, by slot.
+    var entries: [Entry] = []
+    /// For each object whose relations were followed, from its start: for each of its
+    /// relations in order, the number of ids the field holds (or `absent`), then their slots.
+    private(set) var links: [Int] = []
+    private var numbers: [String: Int] = [:]
+    /// Relations by schema name, computed once per schema: the expanded objects' own schema
+    /// first, as the caller passed it, then each target's definition from the registry.
+    private var relationsBySchema: [String: [Relation]] = [:]
+
+    init(registry: SchemaRegistry) {
+        self.registry = registry
+    }
+
+    /// Follows `object`'s relations: every id they hold gets a slot (a new one is pending until
+    /// loaded). Returns where the object's slots start in `links`.
+    ///
+    /// - Parameter remaining: how many objects of its level are left to follow, this one
+    ///   included.
+    mutating func link(_ object: JSONObject, relations: [Relation], remaining: Int) -> Int {
+        let start = links.count
+        for relation in relations {
+            guard let value = object[relation.field] else {
+                links.append(Self.absent)
+                continue
+            }
+            makeRoom(for: Self.idCount(in: value), in: relation.target, remaining: remaining)
+            let count = links.count
+            links.append(0)
+            RelationLoader.forEachId(in: value) { id in
+                let slot = slot(of: id, in: relation.target)
+                links.append(slot)
+            }
+            links[count] = links.count - count - 1
+        }
+        return start
+    }
+
+    /// Grows the tables `link` fills, when they are full, for the objects left at this level,
+    /// counting on each to hold as many ids as this one: a table grown by doublings from empty
+    /// rehashed or copied all it held at each, 5% of an expanded page's instructions (issue 19).
+    /// At least doubled, so that growing stays linear however the estimate errs.
+    private mutating func makeRoom(for ids: Int, in target: Int, remaining: Int) {
+        if links.capacity - links.count <= ids {
+            links.reserveCapacity(Swift.max(links.count + (ids + 1) * remaining, 2 * links.capacity))
+        }
+        guard ids > 0 else { return }
+        // Read in place: a copy of the table is a retain and a release.
+        if targets[target].slots.capacity - targets[target].slots.count < ids {
+            let count = targets[target].slots.count
+            targets[target].slots.reserveCapacity(Swift.max(count + ids * remaining, 2 * targets[target].slots.capacity))
+        }
+        if entries.capacity - entries.count < ids {
+            entries.reserveCapacity(Swift.max(entries.count + ids * remaining, 2 * entries.capacity))
+        }
+    }
+
+    private static func idCount(in value: JSONValue) -> Int {
+        switch value {
+        case .string: 1
+        case .array(let elements): elements.count
+        default: 0
+        }
+    }
+
+    /// The targets with ids pending, in the order of their names: statements run in the same
+    /// order whatever order the ids were met in.
+    func pendingTargets() -> [Int] {
+        targets.indices.filter { !targets[$0].pendingIds.isEmpty }.sorted { targets[$0].name < targets[$1].name }
+    }
+
+    /// The pending ids of `target` and their slots, which are no longer pending.
+    mutating func takePending(of target: Int) -> (ids: [String], slots: [Int]) {
+        defer {
+            targets[target].pendingIds = []
+            targets[target].pendingSlots = []
+        }
+        return (targets[target].pendingIds, targets[target].pendingSlots)
+    }
+
+    /// The slot of a loaded object's id. `ids` are those its statement asked for, and `cursor`
+    /// where the previous object was found among them: engines return objects in the order of
+    /// the ids, minus those that did not resolve, so the search usually ends at once. Nothing
+    /// requires that order, so an id not found after the cursor is looked up by its text.
+    func slot(ofLoaded id: String, target: Int, ids: [String], slots: [Int], cursor: inout Int) -> Int? {
+        while cursor < ids.count {
+            let position = cursor
+            cursor += 1
+            if ids[position] == id { return slots[position] }
+        }
+        return targets[target].slots[id]
+    }
+
+    mutating func relations(of schema: SchemaDefinition) -> [Relation] {
+        if let known = relationsBySchema[schema.name] { return known }
+        var relations: [Relation] = []
+        for (field, type) in schema.fields {
+            guard case .relation(let target, let toMany) = type else { continue }
+            relations.append(Relation(field: field, target: number(of: target), toMany: toMany))
+        }
+        relationsBySchema[schema.name] = relations
+        return relations
+    }
+
+    mutating func setRelations(_ relations: [Relation], of target: Int) {
+        targets[target].relations = relations
+    }
+
+    mutating func definition(of target: Int) -> SchemaDefinition? {
+        if let known = targets[target].definition { return known }
+        let definition = registry.definition(named: targets[target].name)
+        targets[target].definition = .some(definition)
+        return definition
+    }
+
+    mutating func visibleRows(of target: Int, _ load: () async throws -> RowFilter?) async rethrows -> RowFilter? {
+        if let known = targets[target].visibleRows { return known }
+        let rows = try await load()
+        targets[target].visibleRows = .some(rows)
+        return rows
+    }
+
+    /// The slot of `id` among `target`'s ids, given one (and made pending) the first time.
+    private mutating func slot(of id: String, in target: Int) -> Int {
+        let next = entries.count
+        // One look-up, through the table's entry in place.
+        let slot = Self.claim(&targets[target].slots[id], next)
+        if slot == next {
+            entries.append(Entry())
+            targets[target].pendingIds.append(id)
+            targets[target].pendingSlots.append(slot)
+        }
+        return slot
+    }
+
+    private static func claim(_ slot: inout Int?, _ next: Int) -> Int {
+        if let slot { return slot }
+        slot = next
+        return next
+    }
+
+    private mutating func number(of target: String) -> Int {
+        if let number = numbers[target] { return number }
+        numbers[target] = targets.count
+        targets.append(Target(name: target))
+        return targets.count - 1
+    }
+}
