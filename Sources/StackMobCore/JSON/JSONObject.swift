@@ -128,16 +128,18 @@ public struct JSONObject: Sendable, Hashable {
     /// appended with one comparison: members copied from another object, or a row's columns
     /// taken in key order, come that way.
     @discardableResult
-    public mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
+    public mutating func updateValue(_ value: consuming JSONValue, forKey key: String) -> JSONValue? {
         updateValue(value, forKey: key, prefix: Self.prefix(of: key))
     }
 
     @discardableResult
-    public mutating func updateValue(_ value: JSONValue, forKey key: PreparedKey) -> JSONValue? {
+    public mutating func updateValue(_ value: consuming JSONValue, forKey key: PreparedKey) -> JSONValue? {
         updateValue(value, forKey: key.name, prefix: key.prefix)
     }
 
-    private mutating func updateValue(_ value: JSONValue, forKey key: String, prefix: UInt64) -> JSONValue? {
+    /// `value` is taken, not copied: a decoder hands over each value it made (an expanded page's
+    /// 650 values had each been retained here and released by the decoder, issue 19).
+    private mutating func updateValue(_ value: consuming JSONValue, forKey key: String, prefix: UInt64) -> JSONValue? {
         let (index, found) = position(of: key, prefix: prefix)
         if found {
             let old = members[index].value
