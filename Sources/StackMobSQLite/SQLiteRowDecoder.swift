@@ -10,13 +10,13 @@ import StackMobCore
 /// page of 20 reads some 240 rows, and the lookups and copies were a tenth of its time
 /// (issue 19).
 struct SQLiteRowDecoder {
-    /// A column that is a field: its position in the row, its name and its type (nil for a
-    /// system field). A struct rather than a tuple: an array of tuples is copied and destroyed
-    /// through the runtime's generic tuple witnesses.
+    /// A column that is a field: its position in the row, its name and how its values read. A
+    /// struct rather than a tuple: an array of tuples is copied and destroyed through the
+    /// runtime's generic tuple witnesses.
     private struct Field {
         let column: CInt
         let key: JSONObject.PreparedKey
-        let type: FieldType?
+        let reading: SQLiteValueMapping.Reading
     }
 
     /// The columns that are fields, in the byte order of their names. Read in that order, every
@@ -30,7 +30,7 @@ struct SQLiteRowDecoder {
         var fields: [Field] = []
         fields.reserveCapacity(columnNames.count)
         for (column, name) in columnNames.enumerated() where !skipping.contains(name) {
-            fields.append(Field(column: CInt(column), key: JSONObject.PreparedKey(name), type: schema.type(of: name)))
+            fields.append(Field(column: CInt(column), key: JSONObject.PreparedKey(name), reading: .init(schema.type(of: name))))
         }
         fields.sort { $0.key < $1.key }
         self.fields = fields
@@ -42,7 +42,7 @@ struct SQLiteRowDecoder {
     private func object(atCurrentRowOf statement: SQLiteStatement) throws -> JSONObject {
         var object = JSONObject(minimumCapacity: fields.count)
         for field in fields {
-            if let value = try SQLiteValueMapping.jsonValue(column: field.column, of: statement, type: field.type) {
+            if let value = try SQLiteValueMapping.jsonValue(column: field.column, of: statement, reading: field.reading) {
                 object.updateValue(value, forKey: field.key)
             }
         }

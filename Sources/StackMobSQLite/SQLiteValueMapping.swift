@@ -26,16 +26,32 @@ enum SQLiteValueMapping {
         }
     }
 
+    /// How a column's stored value becomes JSON, settled once per column from its field's type:
+    /// a `FieldType` carries a relation's target name, and copying it for every value of every
+    /// row retained and released that string (issue 19).
+    enum Reading {
+        case boolean, float, json, plain
+
+        init(_ type: FieldType?) {
+            switch type {
+            case .boolean: self = .boolean
+            case .float: self = .float
+            case .array, .geopoint, .relation(_, toMany: true): self = .json
+            default: self = .plain
+            }
+        }
+    }
+
     /// The JSON value of column `index` of the row `statement` stands on, or nil for SQL NULL.
     ///
     /// Read from SQLite without a `DatabaseValue` in between: text is decoded from the bytes
     /// SQLite holds, where GRDB made a `String(cString:)` of it that a stored array's parse
     /// then copied again (issue 19).
-    static func jsonValue(column index: CInt, of statement: SQLiteStatement, type: FieldType?) throws -> JSONValue? {
+    static func jsonValue(column index: CInt, of statement: SQLiteStatement, reading: Reading) throws -> JSONValue? {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER:
             let integer = sqlite3_column_int64(statement, index)
-            switch type {
+            switch reading {
             case .boolean: return .bool(integer != 0)
             case .float: return .float(Double(integer))
             default: return .integer(integer)
@@ -47,8 +63,8 @@ enum SQLiteValueMapping {
             // All of the stored text, U+0000 included: GRDB's `String(cString:)` ended it at the
             // first NUL byte, and a row another program wrote with one came back cut.
             let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index)))
-            switch type {
-            case .array, .geopoint, .relation(_, toMany: true): return try JSONParser.parse(bytes)
+            switch reading {
+            case .json: return try JSONParser.parse(bytes)
             default: return .string(String(decoding: bytes, as: UTF8.self))
             }
         default:

@@ -43,7 +43,7 @@ struct ColumnReadTests {
             for index in columns.indices {
                 for type in types {
                     let expected = Result { try throughDatabaseValue(statement.sqliteStatement, CInt(index), type: type) }
-                    let read = Result { try SQLiteValueMapping.jsonValue(column: CInt(index), of: statement.sqliteStatement, type: type) }
+                    let read = Result { try SQLiteValueMapping.jsonValue(column: CInt(index), of: statement.sqliteStatement, reading: .init(type)) }
                     switch (expected, read) {
                     case (.success(let expected), .success(let read)):
                         #expect(read == expected, "\(columns[index]) as \(String(describing: type))")
@@ -65,7 +65,7 @@ struct ColumnReadTests {
                 sql: "SELECT 'a' || char(0) || 'b', char(0), '[\"a\\u0000b\"]', '[\"a' || char(0) || 'b\"]'")
             #expect(sqlite3_step(statement.sqliteStatement) == SQLITE_ROW)
             func read(_ index: CInt, _ type: FieldType?) throws -> JSONValue? {
-                try SQLiteValueMapping.jsonValue(column: index, of: statement.sqliteStatement, type: type)
+                try SQLiteValueMapping.jsonValue(column: index, of: statement.sqliteStatement, reading: .init(type))
             }
             for type: FieldType? in [nil, .string, .password, .binary, .relation(target: "tag", toMany: false)] {
                 let value = try read(0, type)
