@@ -33,21 +33,37 @@ struct HTTP1ResponseEncoder {
         let addChunked = hasBody && !fields.contains(.contentLength)
         chunked = !suppressBody && addChunked
 
-        var buffer = allocator.buffer(capacity: 256)
-        buffer.writeStaticString("HTTP/1.1 ")
-        buffer.writeString(String(status.code))
-        buffer.writeStaticString(" ")
-        buffer.writeString(status.reasonPhrase)
-        buffer.writeStaticString("\r\n")
-        for field in fields {
-            if field.name == .transferEncoding || (dropLength && field.name == .contentLength) { continue }
-            buffer.writeString(field.name.rawName)
-            buffer.writeStaticString(": ")
-            buffer.writeString(field.value)
-            buffer.writeStaticString("\r\n")
+        func isWritten(_ field: HTTPField) -> Bool {
+            field.name != .transferEncoding && !(dropLength && field.name == .contentLength)
         }
-        if addChunked { buffer.writeStaticString("transfer-encoding: chunked\r\n") }
-        buffer.writeStaticString("\r\n")
+        let chunkedField: StaticString = "transfer-encoding: chunked\r\n"
+        // Measured first, then written through one pointer: written piece by piece, each of
+        // the head's twenty-odd pieces paid the buffer's uniqueness, capacity and exclusivity
+        // checks, 4% of the instructions of `HEAD /` (issue 19).
+        let code = String(status.code)
+        var length = "HTTP/1.1 ".utf8.count + code.utf8.count + 1 + status.reasonPhrase.utf8.count + 2 + 2
+        for field in fields where isWritten(field) {
+            length += field.name.rawName.utf8.count + 2 + field.value.utf8.count + 2
+        }
+        if addChunked { length += chunkedField.utf8CodeUnitCount }
+        var buffer = allocator.buffer(capacity: length)
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: length) { raw in
+            var head = HeadBytes(raw)
+            head.append("HTTP/1.1 ")
+            head.append(code)
+            head.append(" ")
+            head.append(status.reasonPhrase)
+            head.append("\r\n")
+            for field in fields where isWritten(field) {
+                head.append(field.name.rawName)
+                head.append(": ")
+                head.append(field.value)
+                head.append("\r\n")
+            }
+            if addChunked { head.append(chunkedField) }
+            head.append("\r\n")
+            return head.count
+        }
         return buffer
     }
 
@@ -80,5 +96,29 @@ struct HTTP1ResponseEncoder {
         }
         buffer.writeStaticString("\r\n")
         return buffer
+    }
+}
+
+/// Bytes copied into memory a buffer lent, each copy checked against its end.
+private struct HeadBytes {
+    private let memory: UnsafeMutableRawBufferPointer
+    private(set) var count = 0
+
+    init(_ memory: UnsafeMutableRawBufferPointer) {
+        self.memory = memory
+    }
+
+    mutating func append(_ string: String) {
+        string.utf8.span.withUnsafeBufferPointer { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func append(_ string: StaticString) {
+        string.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    private mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        precondition(bytes.count <= memory.count - count, "a response head longer than measured")
+        UnsafeMutableRawBufferPointer(rebasing: memory[count...]).copyMemory(from: bytes)
+        count += bytes.count
     }
 }
