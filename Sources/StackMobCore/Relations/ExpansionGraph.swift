@@ -94,21 +94,30 @@ struct ExpansionGraph {
     /// Grows the tables `link` fills, when they are full, for the objects left at this level,
     /// counting on each to hold as many ids as this one: a table grown by doublings from empty
     /// rehashed or copied all it held at each, 5% of an expanded page's instructions (issue 19).
-    /// At least doubled, so that growing stays linear however the estimate errs.
     private mutating func makeRoom(for ids: Int, in target: Int, remaining: Int) {
         if links.capacity - links.count <= ids {
-            links.reserveCapacity(Swift.max(links.count + (ids + 1) * remaining, 2 * links.capacity))
+            links.reserveCapacity(Self.grown(links.count, links.capacity, needed: ids + 1, estimated: (ids + 1) * remaining))
         }
         guard ids > 0 else { return }
         // Read in place: a copy of the table is a retain and a release.
         if targets[target].slots.capacity - targets[target].slots.count < ids {
-            let count = targets[target].slots.count
-            targets[target].slots.reserveCapacity(Swift.max(count + ids * remaining, 2 * targets[target].slots.capacity))
+            let (count, capacity) = (targets[target].slots.count, targets[target].slots.capacity)
+            targets[target].slots.reserveCapacity(Self.grown(count, capacity, needed: ids, estimated: ids * remaining))
         }
         if entries.capacity - entries.count < ids {
-            entries.reserveCapacity(Swift.max(entries.count + ids * remaining, 2 * entries.capacity))
+            entries.reserveCapacity(Self.grown(entries.count, entries.capacity, needed: ids, estimated: ids * remaining))
         }
     }
+
+    /// The capacity a full table grows to: room for `needed` more, and for the estimate, but
+    /// never more than `estimateLimit` beyond what is needed (one object holding many ids must
+    /// not reserve as many for every object after it); and at least double, so that growing
+    /// stays linear however the estimate errs.
+    private static func grown(_ count: Int, _ capacity: Int, needed: Int, estimated: Int) -> Int {
+        Swift.max(count + needed + Swift.min(Swift.max(estimated - needed, 0), estimateLimit), 2 * capacity)
+    }
+
+    private static let estimateLimit = 1024
 
     private static func idCount(in value: JSONValue) -> Int {
         switch value {

@@ -1,0 +1,60 @@
+import Testing
+
+@testable import StackMobCore
+
+@Suite("ExpansionGraph")
+struct ExpansionGraphTests {
+    private static let doc = SchemaDefinition(
+        name: "doc", primaryKey: "doc_id",
+        fields: ["tags": .relation(target: "tag", toMany: true), "main": .relation(target: "tag", toMany: false)])
+
+    @Test("each id gets one slot per schema; links hold each relation's count (or absent) and slots, in order")
+    func slotsAndLinks() throws {
+        var graph = ExpansionGraph(registry: SchemaRegistry())
+        let relations = graph.relations(of: Self.doc)
+        let first = graph.link(["doc_id": "d1", "tags": ["t1", "t2", "t1"], "main": "t2"], relations: relations, remaining: 2)
+        let second = graph.link(["doc_id": "d2", "tags": ["t3"]], relations: relations, remaining: 1)
+        #expect(graph.entries.count == 3, "t1, t2 and t3, each once")
+        func layout(from start: Int) -> [String: [Int]] {
+            var cursor = start
+            var fields: [String: [Int]] = [:]
+            for relation in relations {
+                let count = graph.links[cursor]
+                cursor += 1
+                guard count != ExpansionGraph.absent else { continue }
+                fields[relation.field] = Array(graph.links[cursor..<cursor + count])
+                cursor += count
+            }
+            return fields
+        }
+        #expect(layout(from: first) == ["tags": [0, 1, 0], "main": [1]])
+        #expect(layout(from: second) == ["tags": [2]], "a field the object lacks is absent, not empty")
+        let tag = try #require(graph.pendingTargets().first)
+        let pending = graph.takePending(of: tag)
+        #expect(pending.ids == ["t1", "t2", "t3"] && pending.slots == [0, 1, 2])
+        #expect(graph.pendingTargets().isEmpty)
+    }
+
+    @Test("a loaded object's slot is found in the order asked, and by its id out of that order")
+    func loadedObjectsInAnyOrder() throws {
+        var graph = ExpansionGraph(registry: SchemaRegistry())
+        _ = graph.link(["doc_id": "d", "tags": ["a", "b", "c", "d"]], relations: graph.relations(of: Self.doc), remaining: 1)
+        let tag = try #require(graph.pendingTargets().first)
+        let (ids, slots) = graph.takePending(of: tag)
+        var cursor = 0
+        let found = ["b", "d", "a", "c", "zz"].map { graph.slot(ofLoaded: $0, target: tag, ids: ids, slots: slots, cursor: &cursor) }
+        #expect(found == [1, 3, 0, 2, nil])
+    }
+
+    @Test("one object with many ids does not reserve as many for every object after it")
+    func reservationsAreBounded() throws {
+        var graph = ExpansionGraph(registry: SchemaRegistry())
+        let many = JSONValue.array((0..<3_000).map { .string("t\($0)") })
+        _ = graph.link(["doc_id": "d", "tags": many], relations: graph.relations(of: Self.doc), remaining: 1_000)
+        let tag = try #require(graph.pendingTargets().first)
+        // Sized for the other 999 objects at 3,000 ids each, the tables would hold three million.
+        #expect(graph.targets[tag].slots.capacity < 20_000)
+        #expect(graph.entries.capacity < 20_000)
+        #expect(graph.links.capacity < 20_000)
+    }
+}
