@@ -93,11 +93,6 @@ public struct JSONObject: Sendable, Hashable {
         }
     }
 
-    public subscript(key: String, default defaultValue: @autoclosure () -> JSONValue) -> JSONValue {
-        get { self[key] ?? defaultValue() }
-        set { updateValue(newValue, forKey: key) }
-    }
-
     /// The position of `key`'s member, if it has one.
     public func index(forKey key: String) -> Int? {
         let (index, found) = position(of: key, prefix: Self.prefix(of: key))
@@ -169,16 +164,6 @@ public struct JSONObject: Sendable, Hashable {
         var result = self
         for index in result.members.indices {
             result.members[index].value = try transform(result.members[index].value)
-        }
-        return result
-    }
-
-    public func compactMapValues(_ transform: (JSONValue) throws -> JSONValue?) rethrows -> JSONObject {
-        var result = JSONObject(minimumCapacity: count)
-        for member in members {
-            if let value = try transform(member.value) {
-                result.members.append(Member(key: member.key, prefix: member.prefix, value: value))
-            }
         }
         return result
     }
