@@ -32,8 +32,10 @@ extension Datastore {
             var restricted = objectQuery
             let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
             restricted.filter = Self.restricting(objectQuery.filter, to: rows)
-            let page = try await reader.fetchObjects(schema, query: restricted)
-            return ObjectPage(objects: try await loader.expand(page.objects, schema: schema, depth: expand, reader: reader), total: page.total)
+            var page = try await reader.fetchObjects(schema, query: restricted)
+            // In place: the page's objects are held once, and expanded without copies.
+            try await loader.expand(&page.objects, schema: schema, depth: expand, reader: reader)
+            return page
         }
         // Without expansion, the page and its total are usually one statement.
         let page = try await expand == 0 ? storage.readOneStatement(readPage) : storage.read(readPage)

@@ -15,7 +15,12 @@ struct ExpansionGraph {
 
     /// An id asked for.
     struct Entry {
+        /// The schema it names, by its number in `targets`.
+        let target: Int
+        /// The level of the objects that first named it (0: the expanded objects themselves).
+        let level: Int
         /// Its object once loaded and admitted: nil before, and for an id that did not resolve.
+        /// Taken by `RelationLoader` when assembled, unless `atSeveralDepths`.
         var object: JSONObject?
         /// Where its relations' slots start in `links`, once its relations were followed.
         var links = ExpansionGraph.notLinked
@@ -24,6 +29,15 @@ struct ExpansionGraph {
         /// (`JSONRepeatedObjects`). The benchmark's page of 20 holds 100 tags, 48 distinct
         /// (issue 19). One depth only: an object is nearly always met at one depth.
         var assembled: (depth: Int, object: JSONObject)?
+        /// Whether it may be shown at more than one depth: named from two levels, or by an
+        /// object that is (`markObjectsAtSeveralDepths`). Only then must its object stay as
+        /// loaded once assembled.
+        var atSeveralDepths = false
+
+        init(target: Int, level: Int) {
+            self.target = target
+            self.level = level
+        }
     }
 
     /// A schema the expansion loads objects of.
@@ -70,9 +84,10 @@ struct ExpansionGraph {
     /// Follows `object`'s relations: every id they hold gets a slot (a new one is pending until
     /// loaded). Returns where the object's slots start in `links`.
     ///
-    /// - Parameter remaining: how many objects of its level are left to follow, this one
-    ///   included.
-    mutating func link(_ object: JSONObject, relations: [Relation], remaining: Int) -> Int {
+    /// - Parameters:
+    ///   - level: the object's level: 0 for the expanded objects, 1 for their related objects…
+    ///   - remaining: how many objects of its level are left to follow, this one included.
+    mutating func link(_ object: JSONObject, relations: [Relation], level: Int, remaining: Int) -> Int {
         let start = links.count
         for relation in relations {
             guard let value = object[relation.field] else {
@@ -83,7 +98,7 @@ struct ExpansionGraph {
             let count = links.count
             links.append(0)
             RelationLoader.forEachId(in: value) { id in
-                let slot = slot(of: id, in: relation.target)
+                let slot = slot(of: id, in: relation.target, level: level)
                 links.append(slot)
             }
             links[count] = links.count - count - 1
@@ -185,16 +200,39 @@ struct ExpansionGraph {
     }
 
     /// The slot of `id` among `target`'s ids, given one (and made pending) the first time.
-    private mutating func slot(of id: String, in target: Int) -> Int {
+    private mutating func slot(of id: String, in target: Int, level: Int) -> Int {
         let next = entries.count
         // One look-up, through the table's entry in place.
         let slot = Self.claim(&targets[target].slots[id], next)
         if slot == next {
-            entries.append(Entry())
+            entries.append(Entry(target: target, level: level))
             targets[target].pendingIds.append(id)
             targets[target].pendingSlots.append(slot)
+        } else if entries[slot].level != level {
+            entries[slot].atSeveralDepths = true
         }
         return slot
+    }
+
+    /// Marks every object an object `atSeveralDepths` names, and so on down: each of its
+    /// depths shows them at a depth of their own. Called once every level is linked, since an
+    /// object can be named from a deeper level after its own relations were followed (a cycle).
+    mutating func markObjectsAtSeveralDepths() {
+        var marked = entries.indices.filter { entries[$0].atSeveralDepths }
+        while let slot = marked.popLast() {
+            var cursor = entries[slot].links
+            guard cursor != Self.notLinked else { continue }
+            for _ in targets[entries[slot].target].relations {
+                let count = links[cursor]
+                cursor += 1
+                guard count != Self.absent else { continue }
+                for position in cursor..<(cursor + count) where !entries[links[position]].atSeveralDepths {
+                    entries[links[position]].atSeveralDepths = true
+                    marked.append(links[position])
+                }
+                cursor += count
+            }
+        }
     }
 
     private static func claim(_ slot: inout Int?, _ next: Int) -> Int {
