@@ -43,7 +43,7 @@ struct SQLiteRowDecoder {
         var object = JSONObject(minimumCapacity: fields.count)
         for field in fields {
             if let value = try SQLiteValueMapping.jsonValue(column: field.column, of: statement, reading: field.reading) {
-                object.updateValue(value, forKey: field.key)
+                object.append(value, forKeyAfterAll: field.key)
             }
         }
         return object

@@ -29,7 +29,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         // letter); CROSS JOIN keeps SQLite from putting the table in the outer loop.
         let table = quote(schema.name)
         var sql = "SELECT \(table).* FROM json_each(?) AS _sm_ids CROSS JOIN \(table) ON \(table).\(quote(schema.primaryKey)) = _sm_ids.value"
-        var arguments: StatementArguments = [JSONWriter.string(.array(ids.map(JSONValue.string)))]
+        var arguments: StatementArguments = [JSONWriter.arrayText(of: ids)]
         if let rows {
             var compiler = SQLiteFilterCompiler(schema: schema.name)
             sql += " WHERE " + compiler.compile(rows, table: schema.name)

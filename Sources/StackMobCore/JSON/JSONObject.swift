@@ -132,6 +132,18 @@ public struct JSONObject: Sendable, Hashable {
         updateValue(value, forKey: key.name, prefix: key.prefix)
     }
 
+    /// Appends `key`'s member, `key` coming after every key the object has: a statement's
+    /// columns, read in the order of their names, where `updateValue` looked for each key's
+    /// place, 180 instructions a value (issue 19).
+    public mutating func append(_ value: consuming JSONValue, forKeyAfterAll key: PreparedKey) {
+        // The last key's first bytes settle it but for keys that share them; `members.last`
+        // would copy the whole member, a retain and a release of its key and value.
+        if let last = members.indices.last, members[last].prefix >= key.prefix {
+            precondition(Self.order(key.name, key.prefix, members[last]) > 0, "a key out of order")
+        }
+        members.append(Member(key: key.name, prefix: key.prefix, value: value))
+    }
+
     /// `value` is taken, not copied: a decoder hands over each value it made (an expanded page's
     /// 650 values had each been retained here and released by the decoder, issue 19).
     private mutating func updateValue(_ value: consuming JSONValue, forKey key: String, prefix: UInt64) -> JSONValue? {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The bytes `JSONWriter` writes, appended through a pointer.
 ///
 /// An expanded page of 20 is 240 objects and about 2,200 appends of a few bytes each. Through
@@ -12,11 +18,11 @@ struct JSONOutputBuffer: ~Copyable {
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
-        start = .allocate(capacity: self.capacity)
+        start = Self.reallocate(nil, capacity: self.capacity)
     }
 
     deinit {
-        start.deallocate()
+        free(start)
     }
 
     mutating func append(_ byte: UInt8) {
@@ -55,10 +61,14 @@ struct JSONOutputBuffer: ~Copyable {
     private mutating func grow(toHold needed: Int) {
         var grown = capacity * 2
         while grown < needed { grown *= 2 }
-        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        bigger.initialize(from: start, count: count)
-        start.deallocate()
-        start = bigger
+        start = Self.reallocate(start, capacity: grown)
         capacity = grown
+    }
+
+    /// `realloc`, which mostly extends the block where it is: an expanded page's 23 KB grew
+    /// from 512 bytes by six copies of all written so far, 1% of its instructions (issue 19).
+    private static func reallocate(_ memory: UnsafeMutablePointer<UInt8>?, capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let grown = realloc(memory, capacity) else { fatalError("out of memory for \(capacity) bytes of JSON") }
+        return grown.bindMemory(to: UInt8.self, capacity: capacity)
     }
 }

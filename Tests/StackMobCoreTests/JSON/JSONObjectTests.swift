@@ -22,6 +22,19 @@ struct JSONObjectTests {
         }
     }
 
+    @Test("keys appended in their byte order make the object setting them makes")
+    func appendInKeyOrder() {
+        var appended = JSONObject()
+        var set = JSONObject()
+        for (position, key) in Self.byteOrder(Self.keys).enumerated() {
+            appended.append(.integer(Int64(position)), forKeyAfterAll: JSONObject.PreparedKey(key))
+            set[key] = .integer(Int64(position))
+        }
+        #expect(appended == set)
+        #expect(appended.keys.elementsEqual(Self.byteOrder(Self.keys)))
+        #expect(appended["createddate_2"] == set["createddate_2"] && appended["abcdefgh\u{0}"] != nil)
+    }
+
     @Test("setting a key replaces its value; nil removes it; a missing key reads nil")
     func updateAndRemove() {
         var object: JSONObject = ["b": 1, "a": 2, "c": 3]

@@ -183,6 +183,13 @@ struct JSONWriterTests {
         #expect(JSONWriter.string(try JSONParser.parse(text), omittingNulls: omittingNulls) == text)
     }
 
+    @Test("an array of strings written directly reads as the same array", arguments: [[], ["a"], ["p01", "t\"q", "é\n\\", ""]] as [[String]])
+    func arrayOfStrings(strings: [String]) throws {
+        let text = JSONWriter.arrayText(of: strings)
+        #expect(text == JSONWriter.string(.array(strings.map(JSONValue.string))))
+        #expect(try JSONParser.parse(text) == .array(strings.map(JSONValue.string)))
+    }
+
     @Test("every byte that needs an escape is found, at every position of strings of every length")
     func escapesAtEveryPosition() throws {
         // The writer looks for them eight bytes at a time; bytes just past each limit must pass.
@@ -208,7 +215,8 @@ struct JSONWriterTests {
 
     @Test("numbers keep their kind", arguments: [
         (JSONValue.integer(-42), "-42"), (.integer(0), "0"), (.integer(9), "9"), (.integer(10), "10"), (.integer(-1), "-1"),
-        (.integer(1_700_000_000_123), "1700000000123"), (.integer(.max), "9223372036854775807"), (.integer(.min), "-9223372036854775808"),
+        (.integer(1_700_000_000_123), "1700000000123"),
+        (.integer(99), "99"), (.integer(100), "100"), (.integer(-100), "-100"), (.integer(101), "101"), (.integer(1_000_000_007), "1000000007"), (.integer(.max), "9223372036854775807"), (.integer(.min), "-9223372036854775808"),
         (.float(2), "2.0"), (.float(0.1), "0.1"), (.float(1e-7), "1e-07"),
     ])
     func numbers(value: JSONValue, text: String) throws {
