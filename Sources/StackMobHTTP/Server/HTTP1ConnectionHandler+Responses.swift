@@ -70,8 +70,10 @@ extension HTTP1ConnectionHandler {
         return context.writeAndFlush(wrapOutboundOut(ByteBuffer()))
     }
 
+    /// The head of the response to a request the server answered, with its `Date` and `Server`.
     private func writeHead(_ head: HTTPResponse, context: ChannelHandlerContext) {
-        let bytes = encoder.head(responseHead(head), answering: respondingTo, allocator: context.channel.allocator)
+        let stamp = HTTP1ResponseEncoder.Stamp(date: settings.date.current(), server: settings.serverName)
+        let bytes = encoder.head(responseHead(head), answering: respondingTo, stamp: stamp, allocator: context.channel.allocator)
         context.write(wrapOutboundOut(bytes), promise: nil)
     }
 

@@ -67,8 +67,7 @@ enum HTTP1Exchange {
             response = ErrorMapping.response(for: RequestTimedOut(seconds: seconds))
             response.headers[.stackMobTimeMS] = String(settings.clock.nowMilliseconds())
         }
-        response.headers[.date] = settings.date.current()
-        response.headers[.server] = settings.serverName
+        // `Date` and `Server` are added as the head is written (`HTTP1ResponseEncoder.Stamp`).
         let writer = HTTP1ResponseWriter(connection: target, head: response.head, length: response.body.contentLength)
         do {
             try await response.body.write(writer)

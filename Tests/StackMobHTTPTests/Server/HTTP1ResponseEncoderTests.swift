@@ -19,8 +19,12 @@ struct HTTP1ResponseEncoderTests {
         var fields: HTTPFields = [:]
         var body: [String] = []
         var trailers: HTTPFields? = nil
+        /// The server's `Date` and `Server`, which NIO's side gets through the fields' subscript.
+        var stamp: HTTP1ResponseEncoder.Stamp? = nil
         var testDescription: String { name }
     }
+
+    private static let stamp = HTTP1ResponseEncoder.Stamp(date: "Sun, 29 Nov 2026 15:32:08 GMT", server: "StackMob Server")
 
     static let cases: [Case] = [
         Case(name: "length and body", fields: [.contentLength: "5", .contentType: "application/json"], body: ["hello"]),
@@ -38,6 +42,19 @@ struct HTTP1ResponseEncoderTests {
         Case(name: "a code NIO does not know", status: .init(code: 599, reasonPhrase: "Custom Reason"), fields: [.contentLength: "0"]),
         Case(name: "names keep their case", fields: [HTTPField.Name("X-StackMob-Time-MS")!: "1", .server: "StackMob Server", .contentLength: "0"]),
         Case(name: "a malformed request's 400", method: nil, status: .badRequest, fields: [.connection: "close", .contentLength: "0"]),
+        Case(name: "stamped: Date and Server after the fields", fields: [.contentLength: "2"], body: ["{}"], stamp: stamp),
+        Case(name: "stamped, chunked", fields: [.contentType: "text/plain"], body: ["a"], stamp: stamp),
+        Case(name: "stamped HEAD", method: .HEAD, fields: [HTTPField.Name("X-StackMob-Time-MS")!: "1", .contentLength: "0"], stamp: stamp),
+        Case(
+            name: "stamped: the response's own Date and Server replaced where they are, a second Date dropped",
+            fields: HTTPFields([
+                HTTPField(name: HTTPField.Name("date")!, value: "theirs"), HTTPField(name: .contentLength, value: "0"),
+                HTTPField(name: .server, value: "Theirs"), HTTPField(name: .date, value: "again"),
+            ]),
+            stamp: stamp),
+        Case(
+            name: "stamped: only Server replaced, Date added", status: .notModified,
+            fields: [.server: "Theirs", .eTag: "\"e\""], stamp: stamp),
     ]
 
     @Test("the same bytes as NIO's HTTPResponseEncoder", arguments: cases)
@@ -61,7 +78,11 @@ struct HTTP1ResponseEncoderTests {
             try channel.writeInbound(ByteBuffer(string: "\(method.rawValue) / HTTP/1.1\r\nHost: x\r\n\r\n"))
             while try channel.readInbound(as: HTTPServerRequestPart.self) != nil {}
         }
-        let response = HTTPResponse(status: example.status, headerFields: example.fields)
+        var response = HTTPResponse(status: example.status, headerFields: example.fields)
+        if let stamp = example.stamp {
+            response.headerFields[.date] = stamp.date
+            response.headerFields[.server] = stamp.server
+        }
         channel.write(HTTPServerResponsePart.head(HTTPResponseHead(response)), promise: nil)
         for part in example.body {
             channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(string: part))), promise: nil)
@@ -80,7 +101,9 @@ struct HTTP1ResponseEncoderTests {
         var encoder = HTTP1ResponseEncoder()
         let allocator = ByteBufferAllocator()
         let method = try example.method.map { try HTTPRequest.Method($0) }
-        var buffers = [encoder.head(HTTPResponse(status: example.status, headerFields: example.fields), answering: method, allocator: allocator)]
+        var buffers = [
+            encoder.head(HTTPResponse(status: example.status, headerFields: example.fields), answering: method, stamp: example.stamp, allocator: allocator)
+        ]
         for part in example.body {
             buffers += encoder.body(ByteBuffer(string: part), allocator: allocator)
         }
