@@ -62,6 +62,9 @@ struct HTTP1ResponseEncoder {
         var length = "HTTP/1.1 ".utf8.count + code.utf8.count + 1 + status.reasonPhrase.utf8.count + 2 + 2
         var stampsDate = stamp != nil
         var stampsServer = stamp != nil
+        // Written only where a stamp is.
+        let date = stamp?.date ?? ""
+        let server = stamp?.server ?? ""
         return withUnsafeTemporaryAllocation(of: FieldWriting.self, capacity: fields.count) { writings in
             for (index, field) in fields.enumerated() {
                 let writing = Self.writing(of: field, dropLength: dropLength, stamping: stamp != nil, date: &stampsDate, server: &stampsServer)
@@ -69,12 +72,12 @@ struct HTTP1ResponseEncoder {
                 switch writing {
                 case .asItIs: length += field.name.rawName.utf8.count + 2 + field.value.utf8.count + 2
                 case .dropped: break
-                case .date: length += dateName.utf8CodeUnitCount + stamp!.date.utf8.count + 2
-                case .server: length += serverName.utf8CodeUnitCount + stamp!.server.utf8.count + 2
+                case .date: length += dateName.utf8CodeUnitCount + date.utf8.count + 2
+                case .server: length += serverName.utf8CodeUnitCount + server.utf8.count + 2
                 }
             }
-            if stampsDate { length += dateName.utf8CodeUnitCount + stamp!.date.utf8.count + 2 }
-            if stampsServer { length += serverName.utf8CodeUnitCount + stamp!.server.utf8.count + 2 }
+            if stampsDate { length += dateName.utf8CodeUnitCount + date.utf8.count + 2 }
+            if stampsServer { length += serverName.utf8CodeUnitCount + server.utf8.count + 2 }
             if addChunked { length += chunkedField.utf8CodeUnitCount }
             var buffer = allocator.buffer(capacity: length)
             buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: length) { raw in
@@ -88,12 +91,12 @@ struct HTTP1ResponseEncoder {
                     switch writings[index] {
                     case .asItIs: head.append(field: field.name.rawName, field.value)
                     case .dropped: break
-                    case .date: head.append(field: dateName, stamp!.date)
-                    case .server: head.append(field: serverName, stamp!.server)
+                    case .date: head.append(field: dateName, date)
+                    case .server: head.append(field: serverName, server)
                     }
                 }
-                if stampsDate { head.append(field: dateName, stamp!.date) }
-                if stampsServer { head.append(field: serverName, stamp!.server) }
+                if stampsDate { head.append(field: dateName, date) }
+                if stampsServer { head.append(field: serverName, server) }
                 if addChunked { head.append(chunkedField) }
                 head.append("\r\n")
                 return head.count
