@@ -45,11 +45,10 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         let statement = try db.cachedStatement(sql: sql)
         var count: Int?
         let skipping = [Self.totalColumn, Self.distanceColumn]
-        let objects = try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema, skipping: skipping) { row, object in
-            // Every row holds the same total: read once, since GRDB finds a column by name
-            // through a case-insensitive dictionary.
-            if query.countsTotal, count == nil { count = row[Self.totalColumn] }
-            if let near, case .object(var point)? = object[near.field], let distance: Double = row[Self.distanceColumn] {
+        let objects = try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema, skipping: skipping) { extras, object in
+            // Every row holds the same total: read once.
+            if query.countsTotal, count == nil { count = extras.integer(Self.totalColumn) }
+            if let near, case .object(var point)? = object[near.field], let distance = extras.double(Self.distanceColumn) {
                 point["distance"] = .float(distance)
                 object[near.field] = .object(point)
             }
