@@ -78,7 +78,9 @@ struct SQLiteRowDecoder {
         }
 
         private func column(_ name: String) -> CInt? {
-            guard let column = extras.first(where: { $0.name == name })?.column, sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
+            guard let column = extras.first(where: { $0.name == name })?.column,
+                sqlite3_column_type(statement, column) != SQLITE_NULL
+            else { return nil }
             return column
         }
     }

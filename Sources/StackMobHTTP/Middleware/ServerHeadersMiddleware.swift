@@ -2,7 +2,7 @@ import Hummingbird
 import StackMobCore
 
 /// `X-StackMob-Time-MS` on every response (PROTOCOL D33): iOS Core Data computes its clock skew
-/// from it. Hummingbird itself adds `Date`.
+/// from it. `Date` and `Server` are added as the head is written (`HTTP1ResponseEncoder.Stamp`).
 struct ServerHeadersMiddleware: RouterMiddleware {
     typealias Context = StackMobRequestContext
     let clock: any ServerClock
