@@ -101,6 +101,15 @@ struct RelationLoaderTests {
             #expect(three[3] == three[1], "after zed, cy has one level left again, and dee's friends stay ids")
             let one = try await expanded(1)
             #expect(one.map { friend($0)?["friends"] } == [["cy"], ["cy"], ["dee"], ["cy"]])
+            // zed first: dee is assembled (one level left, through cy) before ann needs it as
+            // loaded. Only cy is named from two levels; dee, below it, must keep its loaded form
+            // too (`ExpansionGraph.markObjectsAtSeveralDepths`).
+            let zedFirst = try await engine.read { reader in
+                try await loader.expand([zed.object, ann.object], schema: schema, depth: 3, reader: reader)
+            }
+            #expect(friend(friend(zedFirst[0]))?["person_id"] == "dee" && friend(friend(friend(zedFirst[0])))?["person_id"] == "eve")
+            #expect(friend(friend(friend(zedFirst[1])))?["person_id"] == "dee")
+            #expect(friend(friend(friend(zedFirst[1])))?["friends"] == ["eve"], "through ann, dee's friends stay ids")
         }
     }
 
