@@ -139,8 +139,8 @@ private final class ObjectCursor: DatabaseCursor {
         // The columns are read from SQLite once the statement has run: SQLite recompiles a
         // cached statement whose table gained a column when it steps, and only then does
         // `SELECT *` name the new column. GRDB's `columnNames` keeps the names it read first.
-        let decoder =
-            decoder ?? SQLiteRowDecoder(columnNames: SQLiteRowDecoder.columnNames(of: sqliteStatement), schema: schema, skipping: skipping)
+        if let decoder { return try decoder.object(atCurrentRowOf: sqliteStatement) }
+        let decoder = SQLiteRowDecoder(columnNames: SQLiteRowDecoder.columnNames(of: sqliteStatement), schema: schema, skipping: skipping)
         self.decoder = decoder
         return try decoder.object(atCurrentRowOf: sqliteStatement)
     }
