@@ -60,7 +60,7 @@ public func buildApplication(
         logger: logger)
 }
 
-/// The routes, behind the API's two middleware chains: `FrontMiddleware` for all, then
+/// The routes, behind the API's middleware (`APIMiddleware`): `FrontMiddleware` for all, then
 /// `CallerMiddleware` for all but the OpenAPI document.
 ///
 /// - Parameter routeLog: receives every route registered here and in the admin, console and
@@ -79,26 +79,26 @@ public func buildRouter(
     }
     let files = backend.files as? LocalFileStore
     router.add(
-        middleware: FrontMiddleware(
-            metrics: MetricsMiddleware(metrics: metrics), headers: ServerHeadersMiddleware(clock: clock),
-            monitoring: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: false),
-            admin: AdminMiddleware(admin: admin.buildResponder(), routeLog: routeLog), push: PushHostMiddleware(push: push.buildResponder()),
-            html5: HTML5HostMiddleware(sites: html5), cors: CORSMiddleware(backend: backend), files: files.map { FilesMiddleware(store: $0) }))
+        middleware: APIMiddleware(
+            front: FrontMiddleware(
+                metrics: MetricsMiddleware(metrics: metrics), headers: ServerHeadersMiddleware(clock: clock),
+                monitoring: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: false),
+                admin: AdminMiddleware(admin: admin.buildResponder(), routeLog: routeLog), push: PushHostMiddleware(push: push.buildResponder()),
+                html5: HTML5HostMiddleware(sites: html5), cors: CORSMiddleware(backend: backend), files: files.map { FilesMiddleware(store: $0) }),
+            caller: CallerMiddleware(
+                authentication: AuthenticationMiddleware(backend: backend, clock: clock),
+                users: UserController(
+                    maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(limiter: backend.failureLimiter, clock: clock)),
+                social: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes),
+                customCode: CustomCodeMiddleware(
+                    webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds,
+                    maxBodyBytes: backend.configuration.maxBodyBytes, failures: backend.customCodeFailures))))
     routeLog.record(MonitoringMiddleware.routes)
     if files != nil {
         routeLog.record(FilesMiddleware.routes)
     }
-    // Needs no credentials: registered before the authentication middleware, which it skips.
+    // Needs no credentials: `APIMiddleware` does not ask for them on its path.
     OpenAPIController().addRoutes(to: routes)
-    router.add(
-        middleware: CallerMiddleware(
-            authentication: AuthenticationMiddleware(backend: backend, clock: clock),
-            users: UserController(
-                maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(limiter: backend.failureLimiter, clock: clock)),
-            social: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes),
-            customCode: CustomCodeMiddleware(
-                webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds,
-                maxBodyBytes: backend.configuration.maxBodyBytes, failures: backend.customCodeFailures)))
     routeLog.record(UserController.routes)
     routeLog.record(SocialController.routes)
 

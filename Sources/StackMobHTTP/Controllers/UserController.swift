@@ -16,7 +16,7 @@ struct UserController: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
         guard let claim = claim(request, context: context, segments: segments) else { return try await next(request, context) }
-        return try await respond(to: claim, request, context: context, next: next)
+        return try await respond(to: claim, request, context: context) { try await next($0, $1) }
     }
 
     /// What this middleware does with a request.
@@ -42,8 +42,8 @@ struct UserController: RouterMiddleware {
         return .action(action, schema, environment.users)
     }
 
-    func respond(
-        to claim: Claim, _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    nonisolated(nonsending) func respond(
+        to claim: Claim, _ request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
     ) async throws -> Response {
         switch claim {
         case .write(let schema, let fieldTypes, let users):

@@ -22,6 +22,13 @@ struct CORSMiddleware: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await respond(to: request, context: context) { try await next($0, $1) }
+    }
+
+    /// `handle`, on the caller's executor (`FrontMiddleware`).
+    nonisolated(nonsending) func respond(
+        to request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard let origin = request.headers.value(of: .origin) else { return try await next(request, context) }
         if request.method == .options, request.headers.value(of: .accessControlRequestMethod) != nil {
             return preflight(request, origin: origin, context: context)

@@ -3,15 +3,18 @@ import Hummingbird
 /// After the routes that need no credentials: who the caller is (`AuthenticationMiddleware`),
 /// then the user, social and custom code endpoints (`UserController`, `SocialController`,
 /// `CustomCodeMiddleware`), which match their own paths, in that order. Called through their
-/// parts, as in `FrontMiddleware`, with the path split once for all three.
-struct CallerMiddleware: RouterMiddleware {
+/// parts, as in `FrontMiddleware`, with the path split once for all three, and itself called by
+/// `APIMiddleware`.
+struct CallerMiddleware {
     typealias Context = StackMobRequestContext
     let authentication: AuthenticationMiddleware
     let users: UserController
     let social: SocialController
     let customCode: CustomCodeMiddleware
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    nonisolated(nonsending) func respond(
+        to request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let context = try await authentication.authenticated(request, context: context)
         guard context.environment != nil else { return try await next(request, context) }
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)

@@ -16,8 +16,8 @@ import Hummingbird
 /// The same middleware, called here through their parts rather than nested one in another's
 /// `next`: each nesting level was an async frame holding a copy of the request and its context,
 /// and twelve of them were a sixth of the instructions of `HEAD /` (issue 19). Each type keeps its
-/// `handle` for the routers that list it as a middleware.
-struct FrontMiddleware: RouterMiddleware {
+/// `handle` for the routers that list it as a middleware. Called by `APIMiddleware`.
+struct FrontMiddleware {
     typealias Context = StackMobRequestContext
     let metrics: MetricsMiddleware
     let headers: ServerHeadersMiddleware
@@ -29,7 +29,9 @@ struct FrontMiddleware: RouterMiddleware {
     /// The local file store's downloads; nil when files live in S3.
     let files: FilesMiddleware?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    nonisolated(nonsending) func respond(
+        to request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let measurement = metrics.begin(request)
         var response: Response
         do {
@@ -44,7 +46,9 @@ struct FrontMiddleware: RouterMiddleware {
         return response
     }
 
-    private func route(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    nonisolated(nonsending) private func route(
+        _ request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
+    ) async throws -> Response {
         if monitoring.claims(request, context: context) {
             return try await monitoring.respond(to: request, context: context)
         }
@@ -52,12 +56,14 @@ struct FrontMiddleware: RouterMiddleware {
             return try await responder.respond(to: request, context: context)
         }
         guard CORSMiddleware.applies(to: request) else { return try await api(request, context: context, next: next) }
-        return try await cors.handle(request, context: context) { request, context in
+        return try await cors.respond(to: request, context: context) { request, context in
             try await api(request, context: context, next: next)
         }
     }
 
-    nonisolated(nonsending) private func api(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    nonisolated(nonsending) private func api(
+        _ request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
+    ) async throws -> Response {
         do {
             try TransferCodingMiddleware.check(request)
             try NULMiddleware.check(request)
