@@ -15,9 +15,14 @@ import Synchronization
 /// (`LogTimestamps`), and the line is built as one string and handed to `LogOutput`, which
 /// writes it whole: at once from `notice` up, in a batch of a few milliseconds' lines below.
 public struct TextLogHandler: LogHandler {
-    /// Formatted only when a line is written: Hummingbird sets a request id on every request's
-    /// logger, and most of those loggers write one line or none.
-    public var metadata: Logger.Metadata = [:]
+    /// The logger's metadata but its request id. Formatted only when a line is written: most
+    /// requests' loggers write one line or none.
+    private var otherMetadata: Logger.Metadata = [:]
+    /// `hb.request.id`, which every request's logger is given (`HTTP1Exchange`), kept out of the
+    /// dictionary: setting it there made a dictionary for every request, and hashed its key, a
+    /// fiftieth of the instructions of `HEAD /` (issue 19).
+    private var requestID: Logger.MetadataValue?
+    static let requestIDKey = "hb.request.id"
     public var logLevel: Logger.Level = .info
     private let label: String
     private let timestamps: LogTimestamps
@@ -31,9 +36,29 @@ public struct TextLogHandler: LogHandler {
         self.output = output
     }
 
+    public var metadata: Logger.Metadata {
+        get {
+            guard let requestID else { return otherMetadata }
+            var metadata = otherMetadata
+            metadata[Self.requestIDKey] = requestID
+            return metadata
+        }
+        set {
+            var metadata = newValue
+            requestID = metadata.removeValue(forKey: Self.requestIDKey)
+            otherMetadata = metadata
+        }
+    }
+
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
+        get { key == Self.requestIDKey ? requestID : otherMetadata[key] }
+        set {
+            if key == Self.requestIDKey {
+                requestID = newValue
+            } else {
+                otherMetadata[key] = newValue
+            }
+        }
     }
 
     public func log(event: LogEvent) {
@@ -104,8 +129,9 @@ extension TextLogHandler: RequestLineLogging {
         // The logger's pairs (the request id), sorted, without the keys the line has: there are
         // one or two, so insertion into a small array is the sort.
         var base: [(key: String, value: String)] = []
-        base.reserveCapacity(metadata.count)
-        for (key, value) in metadata where !RequestLogLine.keys.contains(key) {
+        base.reserveCapacity(otherMetadata.count + 1)
+        if let requestID { base.append((Self.requestIDKey, requestID.description)) }
+        for (key, value) in otherMetadata where !RequestLogLine.keys.contains(key) {
             let slot = base.firstIndex { key.utf8.lexicographicallyPrecedes($0.key.utf8) } ?? base.endIndex
             base.insert((key, value.description), at: slot)
         }

@@ -41,7 +41,7 @@ enum HTTP1Exchange {
         settings: HTTP1ConnectionSettings, logger: Logger, serving: ServingTask
     ) async -> Bool {
         var logger = logger
-        logger[metadataKey: "hb.request.id"] = .string(settings.requestIDs.next())
+        logger[metadataKey: TextLogHandler.requestIDKey] = .string(settings.requestIDs.next())
         let deadline = RequestDeadline(serving: serving)
         let seconds = settings.requestTimeoutSeconds
         let entry = settings.deadlines.add(deadline: .now() + .seconds(Int64(seconds)), on: channel.eventLoop) { deadline.expire() }

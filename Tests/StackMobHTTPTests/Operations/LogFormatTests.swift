@@ -64,6 +64,20 @@ struct LogFormatTests {
         #expect(TextLogHandler.prettify(many, [:]) == sortedKeys.map { "\($0)=\(many[$0]!)" }.joined(separator: " "))
     }
 
+    @Test("the text handler's request id, kept apart from its dictionary, reads and writes as any other metadata")
+    func requestIDMetadata() {
+        var handler = TextLogHandler(label: "stackmob", timestamps: .local(), output: LogOutput(descriptor: -1))
+        handler[metadataKey: "hb.request.id"] = "7"
+        handler[metadataKey: "sm.listener"] = "push"
+        #expect(handler.metadata == ["hb.request.id": "7", "sm.listener": "push"])
+        #expect(handler[metadataKey: "hb.request.id"] == "7" && handler[metadataKey: "sm.listener"] == "push")
+        handler.metadata = ["hb.request.id": "8"]
+        #expect(handler.metadata == ["hb.request.id": "8"] && handler[metadataKey: "sm.listener"] == nil)
+        handler[metadataKey: "hb.request.id"] = nil
+        #expect(handler.metadata.isEmpty)
+        #expect(TextLogHandler.requestIDKey == "hb.request.id", "the key Hummingbird's own responder used")
+    }
+
     @Test("the request line each handler writes itself is, byte for byte, the line swift-log's path writes")
     func requestLineFastPath() async throws {
         let line = RequestLogLine(method: "GET", path: "/memo/1", status: 200, duration: .microseconds(1_234))
