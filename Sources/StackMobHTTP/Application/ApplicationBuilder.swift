@@ -48,7 +48,7 @@ public func buildApplication(
         logger.notice("Admin API closed: no operator account; open it with: stackmob-server admin add <name>")
     }
     let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks, fixtures: fixtures, metrics: metrics, routeLog: routeLog)
-    let api = MethodOverrideResponder(next: router.buildResponder(), clock: clock)
+    let api = MethodOverrideResponder(next: router, clock: clock)
     let html5Services = makeHTML5Services(backend: backend, api: api, clock: clock, logger: logger, onServerRunning: onHTML5ServerRunning)
     return makeListener(
         responder: api, configuration: configuration, clock: clock, address: .hostname(configuration.host, port: configuration.port),
@@ -60,17 +60,17 @@ public func buildApplication(
         logger: logger)
 }
 
-/// The routes, behind the API's middleware (`APIMiddleware`): `FrontMiddleware` for all, then
-/// `CallerMiddleware` for all but the OpenAPI document.
+/// The API listener's routes, behind `FrontMiddleware` for all, then `CallerMiddleware` for all
+/// but the OpenAPI document (`APIRouter`).
 ///
 /// - Parameter routeLog: receives every route registered here and in the admin, console and
 ///   push routers (the OpenAPI test reads it).
-public func buildRouter(
+func buildRouter(
     backend: Backend, clock: any ServerClock = SystemClock(), webhooks: WebhookClient, fixtures: FixtureLoader = FixtureLoader(fixture: nil),
     metrics: ServerMetrics = ServerMetrics(), routeLog: RouteLog = RouteLog()
-) -> Router<StackMobRequestContext> {
-    let router = Router(context: StackMobRequestContext.self)
-    let routes = RecordingRouter(router: router, log: routeLog, host: .api)
+) -> APIRouter {
+    let builder = APIRouterBuilder()
+    let routes = RecordingRouter(router: builder, log: routeLog, host: .api)
     let admin = buildAdminRouter(backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), fixtures: fixtures, routeLog: routeLog)
     let push = buildPushRouter(backend: backend, clock: clock, standalone: false, routeLog: routeLog)
     let html5 = EnvironmentKind.allCases.compactMap { kind in
@@ -78,27 +78,13 @@ public func buildRouter(
         return site.hosts.isEmpty ? nil : (settings: site, responder: buildHTML5Router(kind: kind, backend: backend, clock: clock, standalone: false).buildResponder())
     }
     let files = backend.files as? LocalFileStore
-    router.add(
-        middleware: APIMiddleware(
-            front: FrontMiddleware(
-                metrics: MetricsMiddleware(metrics: metrics), headers: ServerHeadersMiddleware(clock: clock),
-                monitoring: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: false),
-                admin: AdminMiddleware(admin: admin.buildResponder(), routeLog: routeLog), push: PushHostMiddleware(push: push.buildResponder()),
-                html5: HTML5HostMiddleware(sites: html5), cors: CORSMiddleware(backend: backend), files: files.map { FilesMiddleware(store: $0) }),
-            caller: CallerMiddleware(
-                authentication: AuthenticationMiddleware(backend: backend, clock: clock),
-                users: UserController(
-                    maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(limiter: backend.failureLimiter, clock: clock)),
-                social: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes),
-                customCode: CustomCodeMiddleware(
-                    webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds,
-                    maxBodyBytes: backend.configuration.maxBodyBytes, failures: backend.customCodeFailures))))
     routeLog.record(MonitoringMiddleware.routes)
     if files != nil {
         routeLog.record(FilesMiddleware.routes)
     }
-    // Needs no credentials: `APIMiddleware` does not ask for them on its path.
+    // Needs no credentials.
     OpenAPIController().addRoutes(to: routes)
+    builder.requireCaller()
     routeLog.record(UserController.routes)
     routeLog.record(SocialController.routes)
 
@@ -107,7 +93,20 @@ public func buildRouter(
     DatastoreController(maxBodyBytes: backend.configuration.maxBodyBytes, fileStore: backend.files, files: backend.configuration.files)
         .addRoutes(to: routes)
     RelationsController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: routes)
-    return router
+    return builder.build(
+        front: FrontMiddleware(
+            metrics: MetricsMiddleware(metrics: metrics), headers: ServerHeadersMiddleware(clock: clock),
+            monitoring: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: false),
+            admin: AdminMiddleware(admin: admin.buildResponder(), routeLog: routeLog), push: PushHostMiddleware(push: push.buildResponder()),
+            html5: HTML5HostMiddleware(sites: html5), cors: CORSMiddleware(backend: backend), files: files.map { FilesMiddleware(store: $0) }),
+        caller: CallerMiddleware(
+            authentication: AuthenticationMiddleware(backend: backend, clock: clock),
+            users: UserController(
+                maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(limiter: backend.failureLimiter, clock: clock)),
+            social: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes),
+            customCode: CustomCodeMiddleware(
+                webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds,
+                maxBodyBytes: backend.configuration.maxBodyBytes, failures: backend.customCodeFailures)))
 }
 
 /// The public keys, and the development private key, are printed so a developer can paste them

@@ -4,7 +4,7 @@ import Hummingbird
 /// then the user, social and custom code endpoints (`UserController`, `SocialController`,
 /// `CustomCodeMiddleware`), which match their own paths, in that order. Called through their
 /// parts, as in `FrontMiddleware`, with the path split once for all three, and itself called by
-/// `APIMiddleware`.
+/// `APIRouter`.
 struct CallerMiddleware {
     typealias Context = StackMobRequestContext
     let authentication: AuthenticationMiddleware

@@ -16,7 +16,7 @@ import Hummingbird
 /// The same middleware, called here through their parts rather than nested one in another's
 /// `next`: each nesting level was an async frame holding a copy of the request and its context,
 /// and twelve of them were a sixth of the instructions of `HEAD /` (issue 19). Each type keeps its
-/// `handle` for the routers that list it as a middleware. Called by `APIMiddleware`.
+/// `handle` for the routers that list it as a middleware. Called by `APIRouter`.
 struct FrontMiddleware {
     typealias Context = StackMobRequestContext
     let metrics: MetricsMiddleware

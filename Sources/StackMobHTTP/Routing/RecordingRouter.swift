@@ -1,11 +1,12 @@
 import HTTPTypes
 import Hummingbird
 
-/// A router that notes each route in a `RouteLog` as it hands it to Hummingbird's router; the
-/// controllers register through it, so the record cannot miss a route the server answers.
-struct RecordingRouter: RouterMethods {
+/// A router that notes each route in a `RouteLog` as it hands it to the router it wraps
+/// (Hummingbird's, or the API's `APIRouterBuilder`); the controllers register through it, so the
+/// record cannot miss a route the server answers.
+struct RecordingRouter<Base: RouterMethods<StackMobRequestContext>>: RouterMethods {
     typealias Context = StackMobRequestContext
-    let router: Router<Context>
+    let router: Base
     let log: RouteLog
     let host: RegisteredRoute.Host
 

@@ -1,0 +1,103 @@
+import HTTPTypes
+import Hummingbird
+
+/// The API listener's routes, and what every request passes through before them:
+/// `FrontMiddleware` for all, then `CallerMiddleware` for all but the routes that need no
+/// credentials (the OpenAPI document).
+///
+/// In place of Hummingbird's router with its middleware, to the same effect: the path is matched
+/// as Hummingbird matches it (`RouteTrie`), its parameters and template are in the context before
+/// the middleware runs, an unknown route or method is Hummingbird's 404 (`NotFoundResponder`:
+/// endpoint `NotFound`, `HTTPError(.notFound)`, which `FrontMiddleware` answers as StackMob's), and
+/// a route's errors reach `FrontMiddleware` as they are thrown. Hummingbird ran the router and each
+/// middleware in a responder of its own, whose frames, copies of the request and context, and
+/// executor switches cost more than our part of `HEAD /` (issue 19); here the middleware run on
+/// the executor the request arrives on (`nonisolated(nonsending)`), and only the route's own
+/// responder is Hummingbird's.
+struct APIRouter: HTTPResponder {
+    typealias Context = StackMobRequestContext
+
+    /// A path's routes: its template (the request's `endpointPath`, which metrics group by) and a
+    /// responder for each method.
+    struct Endpoint: Sendable {
+        let template: String
+        var routes: [Route] = []
+    }
+
+    struct Route: Sendable {
+        let method: HTTPRequest.Method
+        let responder: any HTTPResponder<Context>
+        /// Registered before the routes that need a caller: `CallerMiddleware` is skipped.
+        let open: Bool
+    }
+
+    let routes: RouteTrie<Endpoint>
+    let front: FrontMiddleware
+    let caller: CallerMiddleware
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        try await answer(request, context: context)
+    }
+
+    nonisolated(nonsending) func answer(_ request: Request, context: Context) async throws -> Response {
+        var context = context
+        let route = resolve(request, context: &context)
+        return try await front.respond(to: request, context: context) { request, context in
+            if let route, route.open {
+                return try await route.responder.respond(to: request, context: context)
+            }
+            return try await caller.respond(to: request, context: context) { request, context in
+                guard let route else {
+                    context.coreContext.endpointPath.value = "NotFound"
+                    throw HTTPError(.notFound)
+                }
+                return try await route.responder.respond(to: request, context: context)
+            }
+        }
+    }
+
+    /// The route for the request's path and method, its parameters and template set in `context`;
+    /// nil for none.
+    private func resolve(_ request: Request, context: inout Context) -> Route? {
+        guard let (endpoint, parameters) = routes.resolve(request.uri.path),
+            let route = endpoint.routes.first(where: { $0.method == request.method })
+        else { return nil }
+        context.coreContext.parameters = parameters
+        context.coreContext.endpointPath.value = endpoint.template
+        return route
+    }
+}
+
+/// Where the API's controllers register their routes (`RouterMethods`, as on Hummingbird's
+/// router): routes added before `requireCaller()` skip `CallerMiddleware`.
+final class APIRouterBuilder: RouterMethods {
+    typealias Context = StackMobRequestContext
+    private var routes = RouteTrie<APIRouter.Endpoint>()
+    private var open = true
+
+    /// The routes added from now on are answered for a caller only (`CallerMiddleware`).
+    func requireCaller() {
+        open = false
+    }
+
+    @discardableResult func on<Responder: HTTPResponder>(
+        _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
+    ) -> Self where Responder.Context == Context {
+        let route = APIRouter.Route(method: method, responder: responder, open: open)
+        routes.add(path, make: { APIRouter.Endpoint(template: path.description) }) { endpoint in
+            // As Hummingbird's router: a method has one route per path.
+            precondition(!endpoint.routes.contains { $0.method == method }, "\(method.rawValue) \(path) already has a route")
+            endpoint.routes.append(route)
+        }
+        return self
+    }
+
+    /// The API's middleware are `APIRouter`'s own.
+    func add(middleware: any MiddlewareProtocol<Request, Response, Context>) -> Self {
+        preconditionFailure("the API router takes no middleware: FrontMiddleware and CallerMiddleware run in APIRouter")
+    }
+
+    func build(front: FrontMiddleware, caller: CallerMiddleware) -> APIRouter {
+        APIRouter(routes: routes, front: front, caller: caller)
+    }
+}
