@@ -14,7 +14,8 @@ func makeListener<Responder: HTTPResponder>(
     let connections = ConnectionCounter(limit: configuration.maxConnections, logger: logger)
     let settings = HTTP1ConnectionSettings(configuration, clock: clock, connections: connections)
     return Application(
-        responder: responder, server: .stackMob(responder: responder, settings: settings),
+        // The API's responder answers on the request's executor; any other through its `respond`.
+        responder: responder, server: .stackMob(responder: responder as? any LocalResponder ?? RespondingResponder(responder: responder), settings: settings),
         configuration: .init(address: address, serverName: settings.serverName), services: services, onServerRunning: onServerRunning,
         logger: logger)
 }

@@ -9,22 +9,22 @@ struct DatastoreController {
     var fileStore: (any FileStore)? = nil
     var files = FileSettings()
 
-    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
-        router.get("/:schema", use: query)
-        router.head("/:schema", use: headQuery)
-        router.post("/:schema", use: create)
-        router.delete("/:schema", use: deleteMatching)
-        router.get("/:schema/:id", use: read)
-        router.head("/:schema/:id", use: headObject)
-        router.put("/:schema/:id", use: update)
-        router.delete("/:schema/:id", use: delete)
+    func addRoutes(to router: RecordingRouter<APIRouterBuilder>) {
+        router.route(.get, "/:schema", query)
+        router.route(.head, "/:schema", headQuery)
+        router.route(.post, "/:schema", create)
+        router.route(.delete, "/:schema", deleteMatching)
+        router.route(.get, "/:schema/:id", read)
+        router.route(.head, "/:schema/:id", headObject)
+        router.route(.put, "/:schema/:id", update)
+        router.route(.delete, "/:schema/:id", delete)
     }
 
     // MARK: - Collection
 
     /// `GET /<schema>?…` (§5). With a `Range` that returns a strict subset of the matches: 206 and
     /// `Content-Range: objects <start>-<last>/<total>` (D17); a window past the end: 200 `[]`.
-    @Sendable func query(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+    @Sendable nonisolated(nonsending) func query(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let queryRequest = try Self.queryRequest(request)
         let result = try await context.requireEnvironment().datastore.query(in: try schema(context), queryRequest, caller: context.caller)
         var headers = HTTPFields()
@@ -39,7 +39,7 @@ struct DatastoreController {
     }
 
     /// `HEAD /<schema>?…`: the status the GET would answer, without a body.
-    @Sendable func headQuery(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+    @Sendable nonisolated(nonsending) func headQuery(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let response = try await query(request, context: context)
         var head = JSONResponse.empty(response.status)
         head.headers[.contentRange] = response.headers[.contentRange]
@@ -47,7 +47,7 @@ struct DatastoreController {
     }
 
     /// `DELETE /<schema>?…` (§4.8): 200 `{}`.
-    @Sendable func deleteMatching(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+    @Sendable nonisolated(nonsending) func deleteMatching(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let filter = try QueryParser.parse(QueryString.parameters(request.uri.query))
         let schema = try schema(context)
         let deleted = try await context.requireEnvironment().datastore.deleteMatching(in: schema, filter: filter, caller: context.caller)
@@ -67,7 +67,7 @@ struct DatastoreController {
     }
 
     /// One object → 201 with the stored object; an array → 200 `{"succeeded", "failed"}` (§4.3).
-    @Sendable func create(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+    @Sendable nonisolated(nonsending) func create(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let datastore = try context.requireEnvironment().datastore
         let schema = try schema(context)
         let body = try await RequestBodyReader.json(request, limit: maxBodyBytes)
@@ -104,7 +104,7 @@ struct DatastoreController {
 
     // MARK: - One object
 
-    @Sendable func read(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+    @Sendable nonisolated(nonsending) func read(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         // X-StackMob-Select applies to single-object reads too (§5.4).
         let select = try request.headers[.stackMobSelect].map { header throws(QueryError) in try QueryRequest.parseSelect(header) }
         let object = try await context.requireEnvironment().datastore.read(
@@ -112,12 +112,12 @@ struct DatastoreController {
         return JSONResponse.make(.object(object))
     }
 
-    @Sendable func headObject(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+    @Sendable nonisolated(nonsending) func headObject(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         _ = try await context.requireEnvironment().datastore.read(id: try id(context), in: try schema(context), caller: context.caller)
         return JSONResponse.empty()
     }
 
-    @Sendable func update(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+    @Sendable nonisolated(nonsending) func update(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let datastore = try context.requireEnvironment().datastore
         let body = try await RequestBodyReader.object(request, limit: maxBodyBytes)
         let schemaName = try schema(context)
@@ -129,7 +129,7 @@ struct DatastoreController {
     }
 
     /// 200 `{}`, or the legacy text the Java-family SDKs expect (D1).
-    @Sendable func delete(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+    @Sendable nonisolated(nonsending) func delete(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let (id, schema) = (try id(context), try schema(context))
         try await deletingFiles(request, context, schema: schema, id: id) {
             try await context.requireEnvironment().datastore.delete(id: id, in: schema, caller: context.caller)

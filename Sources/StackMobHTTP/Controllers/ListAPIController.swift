@@ -4,12 +4,12 @@ import StackMobCore
 /// `GET|POST /listapi` (PROTOCOL §13.2, D22): the environment's schemas with their field types,
 /// and its custom-code method names. Clients only need a 200 with a body; developers read it.
 struct ListAPIController {
-    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
-        router.get("/listapi", use: list)
-        router.post("/listapi", use: list)
+    func addRoutes(to router: RecordingRouter<APIRouterBuilder>) {
+        router.route(.get, "/listapi", list)
+        router.route(.post, "/listapi", list)
     }
 
-    @Sendable func list(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+    @Sendable nonisolated(nonsending) func list(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let environment = try context.requireEnvironment()
         var schemas: JSONObject = [:]
         for schema in environment.datastore.registry.all() {

@@ -7,14 +7,14 @@ import StackMobCore
 struct RelationsController {
     let maxBodyBytes: Int
 
-    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
-        router.post("/:schema/:id/:field", use: createRelated)
-        router.put("/:schema/:id/:field", use: append)
-        router.delete("/:schema/:id/:field/:values", use: remove)
+    func addRoutes(to router: RecordingRouter<APIRouterBuilder>) {
+        router.route(.post, "/:schema/:id/:field", createRelated)
+        router.route(.put, "/:schema/:id/:field", append)
+        router.route(.delete, "/:schema/:id/:field/:values", remove)
     }
 
     /// 200 `{"succeeded": [ids], "failed": [ids]}`; a single object counts as a one-element array (D5).
-    @Sendable func createRelated(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+    @Sendable nonisolated(nonsending) func createRelated(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let elements: [JSONValue]
         switch try await RequestBodyReader.json(request, limit: maxBodyBytes) {
         case .array(let array): elements = array
@@ -30,7 +30,7 @@ struct RelationsController {
     }
 
     /// 200 with the whole parent object (expanded when asked).
-    @Sendable func append(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+    @Sendable nonisolated(nonsending) func append(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let values: [JSONValue]
         switch try await RequestBodyReader.json(request, limit: maxBodyBytes) {
         case .array(let array): values = array
@@ -44,7 +44,7 @@ struct RelationsController {
 
     /// 200 `{}`. The values are split on commas after percent-decoding (D30): the Java SDK encodes
     /// the commas, the JS SDK each value.
-    @Sendable func remove(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+    @Sendable nonisolated(nonsending) func remove(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let values = try PathSegment.decode(context.parameters.get("values") ?? "", plusAsSpace: true)
             .split(separator: ",").map(String.init)
         // Any value but `false` cascades; absent means no cascade (§6.4).

@@ -10,8 +10,16 @@ struct MethodOverrideResponder<Next: HTTPResponder>: HTTPResponder where Next.Co
     let clock: any ServerClock
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        try await Self.overriding(request, context: context, clock: clock) { try await next.respond(to: $0, context: $1) }
+    }
+
+    /// `request` passed on to `forward` with its method overridden, or refused.
+    nonisolated(nonsending) static func overriding(
+        _ request: Request, context: Context, clock: any ServerClock,
+        forward: nonisolated(nonsending) (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard let override = request.headers[.httpMethodOverride] else {
-            return try await next.respond(to: request, context: context)
+            return try await forward(request, context)
         }
         let target = HTTPRequest.Method(override.uppercased())
         switch (request.method, target) {
@@ -20,14 +28,21 @@ struct MethodOverrideResponder<Next: HTTPResponder>: HTTPResponder where Next.Co
             head.method = target!
             var context = context
             context.wireMethod = request.method
-            return try await next.respond(to: Request(head: head, body: request.body), context: context)
+            return try await forward(Request(head: head, body: request.body), context)
         case (let method, let target) where target == method:
-            return try await next.respond(to: request, context: context)
+            return try await forward(request, context)
         default:
             let error = RequestError.methodOverrideNotAllowed(from: request.method.rawValue, to: override)
             var response = ErrorMapping.response(for: error)
             response.headers[.stackMobTimeMS] = String(clock.nowMilliseconds())
             return response
         }
+    }
+}
+
+/// Over the API's router, answered on the request's executor (`LocalResponder`).
+extension MethodOverrideResponder: LocalResponder where Next: LocalResponder {
+    nonisolated(nonsending) func answer(_ request: Request, context: Context) async throws -> Response {
+        try await Self.overriding(request, context: context, clock: clock) { try await next.answer($0, context: $1) }
     }
 }

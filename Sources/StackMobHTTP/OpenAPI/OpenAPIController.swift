@@ -10,8 +10,8 @@ struct OpenAPIController {
     /// Read once: the bytes never change while the process runs.
     static let document = ByteBuffer(bytes: PackageResources.openapi_json)
 
-    func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
-        router.get(RouterPath(Self.path)) { _, _ in
+    func addRoutes(to router: RecordingRouter<APIRouterBuilder>) {
+        router.route(.get, RouterPath(Self.path)) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: JSONResponse.contentType, .cacheControl: "no-cache"],
                 body: .init(byteBuffer: Self.document))

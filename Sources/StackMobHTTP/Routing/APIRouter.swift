@@ -12,8 +12,8 @@ import Hummingbird
 /// a route's errors reach `FrontMiddleware` as they are thrown. Hummingbird ran the router and each
 /// middleware in a responder of its own, whose frames, copies of the request and context, and
 /// executor switches cost more than our part of `HEAD /` (issue 19); here the middleware run on
-/// the executor the request arrives on (`nonisolated(nonsending)`), and only the route's own
-/// responder is Hummingbird's.
+/// the executor the request arrives on (`nonisolated(nonsending)`), and so do the routes' handlers
+/// (`APIHandler`).
 struct APIRouter: HTTPResponder {
     typealias Context = StackMobRequestContext
 
@@ -26,7 +26,7 @@ struct APIRouter: HTTPResponder {
 
     struct Route: Sendable {
         let method: HTTPRequest.Method
-        let responder: any HTTPResponder<Context>
+        let handler: APIHandler
         /// Registered before the routes that need a caller: `CallerMiddleware` is skipped.
         let open: Bool
     }
@@ -44,14 +44,14 @@ struct APIRouter: HTTPResponder {
         let route = resolve(request, context: &context)
         return try await front.respond(to: request, context: context) { request, context in
             if let route, route.open {
-                return try await route.responder.respond(to: request, context: context)
+                return try await route.handler(request, context)
             }
             return try await caller.respond(to: request, context: context) { request, context in
                 guard let route else {
                     context.coreContext.endpointPath.value = "NotFound"
                     throw HTTPError(.notFound)
                 }
-                return try await route.responder.respond(to: request, context: context)
+                return try await route.handler(request, context)
             }
         }
     }
@@ -68,8 +68,12 @@ struct APIRouter: HTTPResponder {
     }
 }
 
-/// Where the API's controllers register their routes (`RouterMethods`, as on Hummingbird's
-/// router): routes added before `requireCaller()` skip `CallerMiddleware`.
+/// A route's handler, run on the executor the request arrives on: `APIRouter` calls it without
+/// the executor switches of a Hummingbird responder and its closures.
+typealias APIHandler = nonisolated(nonsending) @Sendable (Request, StackMobRequestContext) async throws -> Response
+
+/// Where the API's controllers register their routes (`route`, or `RouterMethods` as on
+/// Hummingbird's router): routes added before `requireCaller()` skip `CallerMiddleware`.
 final class APIRouterBuilder: RouterMethods {
     typealias Context = StackMobRequestContext
     private var routes = RouteTrie<APIRouter.Endpoint>()
@@ -80,15 +84,22 @@ final class APIRouterBuilder: RouterMethods {
         open = false
     }
 
-    @discardableResult func on<Responder: HTTPResponder>(
-        _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
-    ) -> Self where Responder.Context == Context {
-        let route = APIRouter.Route(method: method, responder: responder, open: open)
+    /// `handler` answers `method` on `path`.
+    func route(_ method: HTTPRequest.Method, _ path: RouterPath, _ handler: @escaping APIHandler) {
+        let route = APIRouter.Route(method: method, handler: handler, open: open)
         routes.add(path, make: { APIRouter.Endpoint(template: path.description) }) { endpoint in
             // As Hummingbird's router: a method has one route per path.
             precondition(!endpoint.routes.contains { $0.method == method }, "\(method.rawValue) \(path) already has a route")
             endpoint.routes.append(route)
         }
+    }
+
+    /// A route registered as on Hummingbird's router (`RouterMethods`): its responder runs on
+    /// an executor of its own, as any `HTTPResponder`'s.
+    @discardableResult func on<Responder: HTTPResponder>(
+        _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
+    ) -> Self where Responder.Context == Context {
+        route(method, path) { request, context in try await responder.respond(to: request, context: context) }
         return self
     }
 

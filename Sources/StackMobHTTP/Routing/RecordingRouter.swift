@@ -23,3 +23,11 @@ struct RecordingRouter<Base: RouterMethods<StackMobRequestContext>>: RouterMetho
         return self
     }
 }
+
+extension RecordingRouter where Base == APIRouterBuilder {
+    /// `handler` answers `method` on `path` (`APIRouterBuilder.route`), noted in the log.
+    func route(_ method: HTTPRequest.Method, _ path: RouterPath, _ handler: @escaping APIHandler) {
+        log.record(RegisteredRoute(host: host, method: method.rawValue, path: path.description))
+        router.route(method, path, handler)
+    }
+}

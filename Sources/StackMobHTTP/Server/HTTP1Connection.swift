@@ -20,7 +20,7 @@ struct HTTP1Connection: ServerChildChannel {
         let handler: NIOLoopBound<HTTP1ConnectionHandler>
     }
 
-    let responder: any HTTPResponder<StackMobRequestContext>
+    let responder: any LocalResponder
     let settings: HTTP1ConnectionSettings
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -65,7 +65,7 @@ extension HTTPServerBuilder {
     /// Connections served by `HTTP1Connection`, answered by `responder`. The responder Hummingbird
     /// hands the builder (the `Application`'s, which adds `Date` and `Server` and tags the
     /// request's logger) is not used: `HTTP1Exchange` does the same for each request.
-    static func stackMob(responder: any HTTPResponder<StackMobRequestContext>, settings: HTTP1ConnectionSettings) -> HTTPServerBuilder {
+    static func stackMob(responder: any LocalResponder, settings: HTTP1ConnectionSettings) -> HTTPServerBuilder {
         HTTPServerBuilder { _ in HTTP1Connection(responder: responder, settings: settings) }
     }
 }

@@ -24,7 +24,7 @@ enum HTTP1Exchange {
     /// Answers requests until the connection closes (true), or until a deadline cancelled the
     /// task (false).
     nonisolated(nonsending) static func serve(
-        connection: NIOLoopBound<HTTP1ConnectionHandler>, responder: any HTTPResponder<StackMobRequestContext>, channel: any Channel,
+        connection: NIOLoopBound<HTTP1ConnectionHandler>, responder: any LocalResponder, channel: any Channel,
         settings: HTTP1ConnectionSettings, logger: Logger, serving: ServingTask
     ) async -> Bool {
         while let (request, exchange) = await connection.value.nextRequest() {
@@ -37,7 +37,7 @@ enum HTTP1Exchange {
 
     /// Answers one request; false when its deadline cancelled the connection's task.
     nonisolated(nonsending) private static func answer(
-        _ request: Request, target: HTTP1ResponseTarget, responder: any HTTPResponder<StackMobRequestContext>, channel: any Channel,
+        _ request: Request, target: HTTP1ResponseTarget, responder: any LocalResponder, channel: any Channel,
         settings: HTTP1ConnectionSettings, logger: Logger, serving: ServingTask
     ) async -> Bool {
         var logger = logger
@@ -48,7 +48,7 @@ enum HTTP1Exchange {
         let context = StackMobRequestContext(source: .init(channel: channel, logger: logger))
         var response: Response
         do {
-            response = try await responder.respond(to: request, context: context)
+            response = try await responder.answer(request, context: context)
         } catch is HTTPParserError {
             // As Hummingbird: 400 without a body, and the connection closes.
             settings.deadlines.remove(entry)

@@ -86,6 +86,12 @@ struct RouteTrieTests {
         #expect(trie.resolve("/a") == nil, "a node without a value matches nothing")
     }
 
+    @Test("the API listener's responder answers on the request's executor; the others through their respond")
+    func localResponders() {
+        #expect(MethodOverrideResponder<APIRouter>.self is any LocalResponder.Type)
+        #expect(!(MethodOverrideResponder<RouterResponder<StackMobRequestContext>>.self is any LocalResponder.Type))
+    }
+
     static let route = HTTPField.Name("X-Route")!
 
     static func describe(_ parameters: Parameters) -> String {

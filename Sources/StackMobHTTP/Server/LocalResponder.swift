@@ -1,0 +1,19 @@
+import Hummingbird
+
+/// A responder whose answer runs on the executor the request arrives on (the connection's event
+/// loop, `HTTP1Connection`): the connection's task calls it without switching executors, as it
+/// must for an `HTTPResponder`, whose `respond` switches on entry and on return (issue 19).
+protocol LocalResponder: Sendable {
+    nonisolated(nonsending) func answer(_ request: Request, context: StackMobRequestContext) async throws -> Response
+}
+
+/// Any other responder, answering as it always does.
+struct RespondingResponder<Responder: HTTPResponder>: LocalResponder where Responder.Context == StackMobRequestContext {
+    let responder: Responder
+
+    nonisolated(nonsending) func answer(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        try await responder.respond(to: request, context: context)
+    }
+}
+
+extension APIRouter: LocalResponder {}
