@@ -40,19 +40,25 @@ struct APIRouter: HTTPResponder {
     }
 
     nonisolated(nonsending) func answer(_ request: Request, context: Context) async throws -> Response {
-        var context = context
-        let route = resolve(request, context: &context)
-        return try await front.respond(to: request, context: context) { request, context in
-            if let route, route.open {
-                return try await route.handler(request, context)
-            }
-            return try await caller.respond(to: request, context: context) { request, context in
-                guard let route else {
-                    context.coreContext.endpointPath.value = "NotFound"
-                    throw HTTPError(.notFound)
+        do {
+            var routed = context
+            let route = resolve(request, context: &routed)
+            return try await front.respond(to: request, context: routed) { request, context in
+                if let route, route.open {
+                    return try await route.handler(request, context)
                 }
-                return try await route.handler(request, context)
+                return try await caller.respond(to: request, context: context) { request, context in
+                    guard let route else {
+                        context.coreContext.endpointPath.value = "NotFound"
+                        throw HTTPError(.notFound)
+                    }
+                    return try await route.handler(request, context)
+                }
             }
+        } catch let error as any HTTPResponseError {
+            // As Hummingbird's router: an error that got past the middleware (the monitoring
+            // routes', say) and knows its own response answers with it.
+            return try error.response(from: request, context: context)
         }
     }
 
