@@ -65,9 +65,6 @@ struct RouteTrie<Value: Sendable>: Sendable {
         nodes[index].value = value
     }
 
-    /// Every value, with its path's node order (for listing).
-    var values: [Value] { nodes.compactMap(\.value) }
-
     /// The value `path` leads to, and the parameters its captures set; nil when none.
     func resolve(_ path: String) -> (value: Value, parameters: Parameters)? {
         var parameters = Parameters()
