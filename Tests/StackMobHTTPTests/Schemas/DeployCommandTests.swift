@@ -13,6 +13,16 @@ struct DeployCommandTests {
         return (status, process.log)
     }
 
+    /// The document `schema export` printed, without any log line around it: the child's standard
+    /// output and error share one pipe here (`ServerProcess`), and a start on PostgreSQL may log
+    /// postgres-nio's warning about a connection leased before its client ran
+    /// (`PostgresDatabase`). The document itself is on standard output alone.
+    static func document(in output: String) -> String {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.firstIndex(of: "{"), let last = lines.lastIndex(of: "}"), first < last else { return output }
+        return lines[first...last].joined(separator: "\n") + "\n"
+    }
+
     /// What an app's SDK sends: a todo with a category (related), tags, a place and a flag.
     static func buildDevelopmentApp(_ client: StackMobClient) async throws {
         let todo = try await client.post(
@@ -34,16 +44,17 @@ struct DeployCommandTests {
             }
             let export = try await Self.run(["schema", "export", "--env", "development"], directory: directory)
             #expect(export.status == 0, "\(export.output)")
-            let declared = try SchemaDeclarations.parseDocument(try JSONParser.parse(Array(export.output.utf8)), source: "export")
+            let exported = Self.document(in: export.output)
+            let declared = try SchemaDeclarations.parseDocument(try JSONParser.parse(Array(exported.utf8)), source: "export")
             #expect(declared["todo"]?.fields["category"] == .relation(target: "category", toMany: false))
             #expect(declared["todo"]?.fields["place"] == .geopoint)
             #expect(declared["todo"]?.fields["tags"] == .array(.string))
             #expect(declared["user"]?.primaryKey == "username" && declared["user"]?.fields["password"] == nil)
             // The export is the file a team commits; it may be edited like any config file.
             let file = (directory as NSString).appendingPathComponent("app.schemas.json")
-            let edited = export.output.replacingOccurrences(
+            let edited = exported.replacingOccurrences(
                 of: "\"fields\": {\n        \"category\"", with: "\"indexes\": [\"priority\"],\n      \"fields\": {\n        \"category\"")
-            #expect(edited != export.output)
+            #expect(edited != exported)
             try edited.write(toFile: file, atomically: true, encoding: .utf8)
 
             let diff = try await Self.run(["schema", "diff", "--file", file, "--env", "production"], directory: directory)
