@@ -19,7 +19,7 @@ struct RecordingRouter<Base: RouterMethods<StackMobRequestContext>>: RouterMetho
     }
 
     @discardableResult func add(middleware: any MiddlewareProtocol<Request, Response, Context>) -> Self {
-        router.add(middleware: middleware)
+        _ = router.add(middleware: middleware)
         return self
     }
 }
