@@ -1,8 +1,8 @@
 import GRDB
 import Synchronization
 
-/// A few read-only connections of the pool's own, taken without ever waiting, for reads by key
-/// on the calling thread (`SQLitePool.readIfFree`).
+/// A few read-only connections of the pool's own, taken without ever waiting, for reads on the
+/// calling thread (`SQLitePool.read` and `readIfFree`).
 ///
 /// The calling thread is a connection's event loop (or a thread of Swift's cooperative pool):
 /// if it waited there, every connection on that loop would wait too. GRDB's own pool cannot be
@@ -11,7 +11,7 @@ import Synchronization
 /// These connections are outside GRDB's pool: each is taken by setting its bit in `taken`, and
 /// when every bit is set the caller goes the asynchronous way instead.
 final class SQLiteInlineReaders: Sendable {
-    private let connections: [DatabaseQueue]
+    private let connections: [SQLiteInlineConnection]
     /// Bit `i` is set while `connections[i]` is in use.
     private let taken = Atomic<UInt64>(0)
     private let all: UInt64
@@ -21,15 +21,20 @@ final class SQLiteInlineReaders: Sendable {
         precondition((1...64).contains(count), "one bit of `taken` per connection")
         var configuration = configuration
         configuration.readonly = true
-        connections = try (0..<count).map { _ in try DatabaseQueue(path: path, configuration: configuration) }
+        // What GRDB's errors and `Database.description` call them.
+        configuration.label = Self.label
+        connections = try (0..<count).map { _ in try SQLiteInlineConnection(path: path, configuration: configuration) }
         all = count == 64 ? .max : (1 << UInt64(count)) - 1
     }
 
+    static let label = "StackMob.inline"
+
     var count: Int { connections.count }
 
-    /// `body` on a free connection, on the calling thread; nil, having done nothing, when every
-    /// connection is in use.
-    func withFreeConnection<T>(_ body: (Database) throws -> T) throws -> T? {
+    /// `body` on a free connection, on the calling thread, in a snapshot
+    /// (`SQLiteInlineConnection.read`); nil, having done nothing, when every connection is in
+    /// use, and nil too when the body ran over `limit` periods of SQLite's steps and was stopped.
+    func read<T>(limit: Int, _ body: (Database) throws -> T) throws -> T? {
         var current = taken.load(ordering: .relaxed)
         var index = 0
         while true {
@@ -44,7 +49,7 @@ final class SQLiteInlineReaders: Sendable {
             current = original
         }
         defer { taken.bitwiseAnd(~(1 << UInt64(index)), ordering: .releasing) }
-        return try connections[index].inDatabase(body)
+        return try connections[index].read(limit: limit, body)
     }
 
     func close() throws {

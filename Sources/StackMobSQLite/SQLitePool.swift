@@ -1,7 +1,7 @@
 import GRDB
 
-/// The engine's `DatabasePool`, and a few connections beside it for reads by key on the calling
-/// thread (`readIfFree`).
+/// The engine's `DatabasePool`, and a few connections beside it for reads on the calling thread
+/// (`readIfFree`, and `read` within a limit).
 ///
 /// The engine and its stores (tokens, push, operators) read and write through here, never
 /// through the `DatabasePool` directly (only the engine's start-up does, before anything else
@@ -10,46 +10,56 @@ final class SQLitePool: Sendable {
     let database: DatabasePool
     let inline: SQLiteInlineReaders
 
-    /// - Parameter inlineReaders: connections for `readIfFree`: as many as threads that may run
-    ///   a request at once (the event loops, one per core).
+    /// - Parameter inlineReaders: connections for reads on the calling thread: as many as
+    ///   threads that may run a request at once (the event loops, one per core).
     init(_ database: DatabasePool, inlineReaders: Int) throws {
         self.database = database
         inline = try SQLiteInlineReaders(path: database.path, configuration: database.configuration, count: inlineReaders)
     }
 
-    /// The wait for a reader happens in a task of Swift's shared pool, rather than on the
-    /// executor the caller prefers (an HTTP connection's event loop). Waiting on the loop made a
-    /// page of 20 and an expansion 4–6% slower in a bench run. Writes are the other way round:
-    /// waiting on the shared pool made creates and updates 14–24% slower (issue 19), so `write`
-    /// waits where it is called. Reads by key do not wait at all (`readIfFree`).
+    /// How long a read may run on the calling thread (`read`), in periods of
+    /// `SQLiteInlineConnection.period` steps of SQLite's virtual machine: 100,000 steps, a few
+    /// milliseconds. The API's common reads take thirty times fewer: the benchmark's page of 20
+    /// with its total of 1,000 about 3,400 steps, a page of the newest of 100,000 with its total
+    /// 2,100. A read that goes over is stopped and run again through GRDB's pool, its few
+    /// milliseconds lost. Steps, not time: counting a whole table (`COUNT(*)` without a filter)
+    /// is one step, though SQLite reads the table's smallest index to the end for it.
+    static let inlineStepLimit = 100
+
+    /// On the calling thread, when the caller's task prefers an executor of its own (an HTTP
+    /// connection's event loop) and an inline connection is free, for as long as the read stays
+    /// within `inlineStepLimit`; through GRDB's pool otherwise.
+    ///
+    /// GRDB's asynchronous read hops to a dispatch queue to wait for a reader, then to the
+    /// reader's queue, and back: four thread switches, which on 2 cores cost a page of 20, an
+    /// expansion and the owner-restricted list a fifth of their throughput (1.27–1.31× without
+    /// them, issue 19). On the loop, a read holds up the loop's other connections while it runs,
+    /// hence the limit. Tasks on Swift's shared pool (services, the command line) go through
+    /// GRDB's pool as before: a body that awaits an actor blocks its thread meanwhile, and with
+    /// every thread of the shared pool blocked so, the actor would never run.
+    ///
+    /// Through GRDB's pool, the wait for a reader happens in a task of Swift's shared pool rather
+    /// than on the caller's executor: waiting on the loop made a page of 20 and an expansion 4–6%
+    /// slower in a bench run. Writes are the other way round: waiting on the shared pool made
+    /// creates and updates 14–24% slower (issue 19), so `write` waits where it is called.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await withTaskExecutorPreference(globalConcurrentExecutor) { try await self.database.read(body) }
+        if Self.prefersExecutorOfItsOwn(), let value = try inline.read(limit: Self.inlineStepLimit, body) { return value }
+        return try await withTaskExecutorPreference(globalConcurrentExecutor) { try await self.database.read(body) }
+    }
+
+    /// Whether the current task prefers an executor other than Swift's shared pool.
+    private static func prefersExecutorOfItsOwn() -> Bool {
+        withUnsafeCurrentTask { task in
+            guard let executor = task?.unownedTaskExecutor else { return false }
+            return executor != globalConcurrentExecutor.asUnownedTaskExecutor()
+        }
     }
 
     /// The read on the calling thread, if one of the inline connections is free now; nil, having
-    /// done nothing, when none is. Never waits for a connection (`SQLiteInlineReaders`).
+    /// done nothing, when none is. Never waits for a connection, and runs the body to its end
+    /// (`SQLiteInlineReaders`).
     func readIfFree<T>(_ body: (Database) throws -> T) throws -> T? {
-        try inline.withFreeConnection { db in try Self.inSnapshot(db, body) }
-    }
-
-    /// `body` in a deferred transaction, as GRDB's `read` runs it, but with `BEGIN` and `COMMIT`
-    /// compiled once per connection: `read` parses both again on every call, which cost about as
-    /// much as the read by key it wrapped (issue 19). The snapshot is the same: it starts at the
-    /// body's first read and holds until the commit, whatever commits meanwhile. One difference:
-    /// GRDB's `read` checks its schema cache inside the transaction, and this does not, so that
-    /// cache may be stale here; no read of ours uses it (rows are read by column name, and GRDB's
-    /// schema introspection runs only in writes: start-up and index declarations).
-    static func inSnapshot<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
-        try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-        do {
-            let value = try body(db)
-            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-            return value
-        } catch {
-            // A read leaves nothing to undo: the connection goes back with no transaction open.
-            try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute()
-            throw error
-        }
+        try inline.read(limit: .max, body)
     }
 
     /// A lookup by key (a row by its primary key or a unique index): on the calling thread when a

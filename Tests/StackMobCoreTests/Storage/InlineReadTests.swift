@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import GRDB
+import StackMobCore
+@testable import StackMobSQLite
+import Synchronization
+import Testing
+
+/// `read` on SQLite: on the calling thread when the caller's task prefers an executor of its own
+/// (an HTTP connection's event loop), within a limit of SQLite's steps; through GRDB's pool
+/// otherwise (issue 19).
+@Suite("Reads on the calling thread")
+struct InlineReadTests {
+    /// A statement of about a million steps of SQLite's virtual machine, ten times the limit,
+    /// and its answer.
+    static let longSQL = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100000) SELECT sum(x) FROM n"
+    static let longAnswer = 100_000 * 100_001 / 2
+
+    @Test("a read in a task that prefers an executor of its own runs on that executor's thread, on an inline connection")
+    func inlineOnThePreferredExecutor() async throws {
+        try await TemporaryDatabase.withEngine { engine, _ in
+            let executor = QueueExecutor()
+            let runs = Runs()
+            let answer = try await withTaskExecutorPreference(executor) {
+                let caller = CallingThread()
+                return try await engine.pool.read { db in
+                    runs.note(db, onCaller: caller.isCurrent)
+                    return try Int.fetchOne(db, sql: "SELECT 41 + 1")
+                }
+            }
+            #expect(answer == 42)
+            #expect(runs.list == [Run(connection: SQLiteInlineReaders.label, onCaller: true)])
+        }
+    }
+
+    @Test("a read in a task with no executor of its own goes through GRDB's pool")
+    func poolWithoutPreference() async throws {
+        try await TemporaryDatabase.withEngine { engine, _ in
+            let runs = Runs()
+            let answer = try await engine.pool.read { db in
+                runs.note(db, onCaller: false)
+                return try Int.fetchOne(db, sql: "SELECT 42")
+            }
+            #expect(answer == 42)
+            #expect(runs.list.count == 1)
+            #expect(runs.list.first?.connection.hasPrefix("GRDB.DatabasePool.reader") == true, "\(runs.list)")
+        }
+    }
+
+    @Test("a read that goes over the step limit is stopped on the calling thread and run again through GRDB's pool, whatever its body made of the stop")
+    func overTheLimitRunsAgainInThePool() async throws {
+        try await TemporaryDatabase.withEngine { engine, _ in
+            let executor = QueueExecutor()
+            for swallowsErrors in [false, true] {
+                let runs = Runs()
+                let answer = try await withTaskExecutorPreference(executor) {
+                    let caller = CallingThread()
+                    return try await engine.pool.read { db -> Int in
+                        runs.note(db, onCaller: caller.isCurrent)
+                        // A body that makes an answer of its own out of the error: thrown away too.
+                        guard swallowsErrors else { return try Int.fetchOne(db, sql: Self.longSQL) ?? -1 }
+                        do { return try Int.fetchOne(db, sql: Self.longSQL) ?? -1 } catch { return -2 }
+                    }
+                }
+                #expect(answer == Self.longAnswer)
+                #expect(runs.list.count == 2, "\(runs.list)")
+                #expect(runs.list.first == Run(connection: SQLiteInlineReaders.label, onCaller: true))
+                #expect(runs.list.last?.connection.hasPrefix("GRDB.DatabasePool.reader") == true, "\(runs.list)")
+            }
+
+            // The stopped reads left their connections with no transaction open and no limit
+            // armed: the next reads on them begin, run to the end and see what was committed since.
+            try await engine.pool.write { db in try db.execute(sql: "CREATE TABLE later(x); INSERT INTO later VALUES (7)") }
+            for _ in 0..<engine.pool.inline.count + 1 {
+                let (inTransaction, seven) = try #require(try engine.pool.readIfFree { db in
+                    (db.isInsideTransaction, try Int.fetchOne(db, sql: "SELECT x FROM later"))
+                })
+                #expect(inTransaction && seven == 7)
+                #expect(try engine.pool.readIfFree { db in try Int.fetchOne(db, sql: Self.longSQL) } == Self.longAnswer,
+                        "a read by key is never stopped")
+            }
+        }
+    }
+
+    @Test("the engine's read runs its body, the domain's async work, on the calling thread too")
+    func engineReadInline() async throws {
+        try await TemporaryDatabase.withEngine { engine, _ in
+            let executor = QueueExecutor()
+            let (onCaller, onExecutor) = try await withTaskExecutorPreference(executor) {
+                let caller = CallingThread()
+                return (try await engine.read { _ in caller.isCurrent }, executor.isCurrent)
+            }
+            #expect(onCaller, "the engine's read ran its body away from the calling thread")
+            #expect(onExecutor, "the task went on on its executor")
+        }
+    }
+}
+
+/// Where a read body ran: which connection (`Database.description`), and whether on the thread
+/// that called `read`.
+private struct Run: Equatable, CustomStringConvertible {
+    let connection: String
+    let onCaller: Bool
+    var description: String { "\(connection)\(onCaller ? " on the calling thread" : "")" }
+}
+
+private final class Runs: Sendable {
+    private let runs = Mutex<[Run]>([])
+    var list: [Run] { runs.withLock { $0 } }
+
+    func note(_ db: Database, onCaller: Bool) {
+        runs.withLock { $0.append(Run(connection: db.description, onCaller: onCaller)) }
+    }
+}
+
+/// The thread that made it. A read body on an inline connection runs within GRDB's
+/// `DatabaseQueue.inDatabase`, a `sync` on GRDB's own queue: the calling thread, but another
+/// dispatch queue, so the thread is compared rather than the queue.
+private struct CallingThread: @unchecked Sendable {
+    private let thread = pthread_self()
+    var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+}
+
+/// A task executor of its own, as an event loop is one: its jobs run on one serial dispatch queue.
+private final class QueueExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "InlineReadTests.executor")
+    private let key = DispatchSpecificKey<Bool>()
+
+    init() {
+        queue.setSpecific(key: key, value: true)
+    }
+
+    /// Whether the calling code runs on this executor's queue.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
