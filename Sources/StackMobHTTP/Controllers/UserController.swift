@@ -4,20 +4,15 @@ import StackMobCore
 
 /// The reserved actions of user schemas (PROTOCOL §8): `/<userSchema>/accessToken` and friends.
 ///
-/// A middleware rather than routes: `/:schema/:id` must keep reading ids such as `logout` under
-/// schemas that are not user schemas (`/todo/logout`), and other verbs on `/user/logout` stay
-/// ordinary object requests. Runs after authentication, which sets the caller.
-struct UserController: RouterMiddleware {
+/// A step of `CallerMiddleware` (`claim`, then `respond`) rather than routes: `/:schema/:id` must
+/// keep reading ids such as `logout` under schemas that are not user schemas (`/todo/logout`),
+/// and other verbs on `/user/logout` stay ordinary object requests. Runs after authentication,
+/// which sets the caller.
+struct UserController: Sendable {
     typealias Context = StackMobRequestContext
     let maxBodyBytes: Int
     /// Logins, refreshes, resets and forgot-password requests are limited per address and account.
     let attempts: SecretAttempts
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
-        guard let claim = claim(request, context: context, segments: segments) else { return try await next(request, context) }
-        return try await respond(to: claim, request, context: context) { try await next($0, $1) }
-    }
 
     /// What this middleware does with a request.
     enum Claim {

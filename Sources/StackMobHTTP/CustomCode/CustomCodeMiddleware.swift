@@ -10,7 +10,7 @@ import StackMobCore
 /// A single segment that is not a method goes on to the schema routes, where a name that is no
 /// existing schema answers 404 (§10.4) to anything but a create, after the schema's permission
 /// level had its say (§12.2).
-struct CustomCodeMiddleware: RouterMiddleware {
+struct CustomCodeMiddleware: Sendable {
     typealias Context = StackMobRequestContext
     let webhooks: WebhookClient
     let timeoutSeconds: Int
@@ -22,12 +22,6 @@ struct CustomCodeMiddleware: RouterMiddleware {
     private static let hopByHop: Set<String> = [
         "connection", "keep-alive", "transfer-encoding", "content-length", "te", "trailer", "upgrade", "proxy-authenticate", "date", "server",
     ]
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
-        guard let claim = claim(request, context: context, segments: segments) else { return try await next(request, context) }
-        return try await respond(to: claim, request, context: context)
-    }
 
     /// A configured method, in its environment.
     typealias Claim = (method: CustomCodeMethod, environment: AppEnvironment)

@@ -8,7 +8,7 @@ import StackMobCore
 /// the `Accept` version on actual requests, and from the dummy header *name*
 /// `x-stackmob-api-key-<publicKey>` in `Access-Control-Request-Headers` on pre-flights. An origin
 /// that is not allowed gets no CORS headers at all, so the browser refuses the response.
-struct CORSMiddleware: RouterMiddleware {
+struct CORSMiddleware: Sendable {
     typealias Context = StackMobRequestContext
     let backend: Backend
 
@@ -21,11 +21,7 @@ struct CORSMiddleware: RouterMiddleware {
         request.headers.value(of: .origin) != nil
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await respond(to: request, context: context) { try await next($0, $1) }
-    }
-
-    /// `handle`, on the caller's executor (`FrontMiddleware`).
+    /// Called by `FrontMiddleware`, on the caller's executor.
     nonisolated(nonsending) func respond(
         to request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
     ) async throws -> Response {

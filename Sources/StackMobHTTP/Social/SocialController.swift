@@ -10,7 +10,7 @@ import StackMobCore
 /// A middleware for the reason `UserController` is one: under other schemas, and with other
 /// verbs, these names stay ordinary object ids. Every create and link endpoint takes its
 /// parameters from the query, a JSON body or a form body alike (D11).
-struct SocialController: RouterMiddleware {
+struct SocialController: Sendable {
     typealias Context = StackMobRequestContext
     let gateway: any SocialGateway
     let maxBodyBytes: Int
@@ -20,12 +20,6 @@ struct SocialController: RouterMiddleware {
     static let protocolParameters: Set<String> = [
         "fb_at", "tw_tk", "tw_ts", "gigya_uid", "gigya_ts", "gigya_sig", "token_type", "mac_algorithm", "username",
     ]
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
-        guard let claim = claim(request, context: context, segments: segments) else { return try await next(request, context) }
-        return try await respond(to: claim, request, context: context)
-    }
 
     /// A social action of a user schema, in its environment.
     typealias Claim = (action: SocialAction, schema: UserSchema, environment: AppEnvironment)
