@@ -31,9 +31,8 @@ final class SQLitePool: Sendable {
     /// within `inlineStepLimit`; through GRDB's pool otherwise.
     ///
     /// GRDB's asynchronous read hops to a dispatch queue to wait for a reader, then to the
-    /// reader's queue, and back: four thread switches, which on 2 cores cost a page of 20, an
-    /// expansion and the owner-restricted list a fifth of their throughput (1.27–1.31× without
-    /// them, issue 19). On the loop, a read holds up the loop's other connections while it runs,
+    /// reader's queue, and back: four thread switches. Without them a page of 20, an expansion
+    /// and the owner-restricted list ran 1.12–1.31× as fast on 2 cores (issue 19). On the loop, a read holds up the loop's other connections while it runs,
     /// hence the limit. Tasks on Swift's shared pool (services, the command line) go through
     /// GRDB's pool as before: a body that awaits an actor blocks its thread meanwhile, and with
     /// every thread of the shared pool blocked so, the actor would never run.
