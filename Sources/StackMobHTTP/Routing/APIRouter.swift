@@ -78,10 +78,9 @@ struct APIRouter: HTTPResponder {
 /// the executor switches of a Hummingbird responder and its closures.
 typealias APIHandler = nonisolated(nonsending) @Sendable (Request, StackMobRequestContext) async throws -> Response
 
-/// Where the API's controllers register their routes (`route`, or `RouterMethods` as on
-/// Hummingbird's router): routes added before `requireCaller()` skip `CallerMiddleware`.
-final class APIRouterBuilder: RouterMethods {
-    typealias Context = StackMobRequestContext
+/// Where the API's controllers register their routes (`route`): routes added before
+/// `requireCaller()` skip `CallerMiddleware`.
+final class APIRouterBuilder {
     private var routes = RouteTrie<APIRouter.Endpoint>()
     private var open = true
 
@@ -98,20 +97,6 @@ final class APIRouterBuilder: RouterMethods {
             precondition(!endpoint.routes.contains { $0.method == method }, "\(method.rawValue) \(path) already has a route")
             endpoint.routes.append(route)
         }
-    }
-
-    /// A route registered as on Hummingbird's router (`RouterMethods`): its responder runs on
-    /// an executor of its own, as any `HTTPResponder`'s.
-    @discardableResult func on<Responder: HTTPResponder>(
-        _ path: RouterPath, method: HTTPRequest.Method, responder: Responder
-    ) -> Self where Responder.Context == Context {
-        route(method, path) { request, context in try await responder.respond(to: request, context: context) }
-        return self
-    }
-
-    /// The API's middleware are `APIRouter`'s own.
-    func add(middleware: any MiddlewareProtocol<Request, Response, Context>) -> Self {
-        preconditionFailure("the API router takes no middleware: FrontMiddleware and CallerMiddleware run in APIRouter")
     }
 
     func build(front: FrontMiddleware, caller: CallerMiddleware) -> APIRouter {
