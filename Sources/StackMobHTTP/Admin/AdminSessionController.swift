@@ -4,12 +4,20 @@ import StackMobCore
 
 /// `POST /_admin/session` signs an operator in: `{"name", "password"}` → the session's token
 /// (for `Authorization: Bearer`), its CSRF token, and the same token as an `HttpOnly`,
-/// `SameSite=Strict` cookie. `GET` shows who is signed in (and the CSRF token again, for a
-/// console reloaded by the browser); `DELETE` signs out.
+/// `SameSite=Strict` cookie, `Secure` when the browser came over TLS (through a trusted proxy:
+/// the server itself speaks plain HTTP). `GET` shows who is signed in (and the CSRF token again,
+/// for a console reloaded by the browser); `DELETE` signs out.
 struct AdminSessionController {
     static let path = "/_admin/session"
     let operators: OperatorStore
     let throttle: SignInThrottle
+    let proxies: TrustedProxies
+
+    /// The session cookie's attributes after its value.
+    private func attributes(_ request: Request, _ context: StackMobRequestContext, maxAge: Int64) -> String {
+        let secure = ClientOrigin(request, context: context, proxies: proxies).isSecure ? "; Secure" : ""
+        return "Path=\(AdminMiddleware.prefix); HttpOnly; SameSite=Strict\(secure); Max-Age=\(maxAge)"
+    }
 
     func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
         router.post(RouterPath(Self.path), use: signIn)
@@ -24,16 +32,18 @@ struct AdminSessionController {
         if let seconds = await throttle.retryAfter(name: name) {
             throw AdminError.tooManyAttempts(retryAfterSeconds: seconds)
         }
+        let client = ClientOrigin(request, context: context, proxies: proxies).address ?? "-"
         guard let session = try await operators.signIn(name: name, password: password), let token = session.token else {
             await throttle.recordFailure(name: name)
-            context.logger.notice("Operator sign-in refused", metadata: ["sm.operator": "\(OperatorStore.isValidName(name) ? name : "(invalid name)")"])
+            context.logger.notice(
+                "Operator sign-in refused", metadata: ["sm.operator": "\(OperatorStore.isValidName(name) ? name : "(invalid name)")", "sm.client": "\(client)"])
             throw AdminError.badCredentials
         }
         await throttle.recordSuccess(name: name)
-        context.logger.notice("Operator signed in", metadata: ["sm.operator": "\(name)"])
+        context.logger.notice("Operator signed in", metadata: ["sm.operator": "\(name)", "sm.client": "\(client)"])
         var headers = HTTPFields()
         headers[.setCookie] =
-            "\(AdminAuthMiddleware.cookieName)=\(token); Path=\(AdminMiddleware.prefix); HttpOnly; SameSite=Strict; Max-Age=\(OperatorStore.sessionLifetimeMilliseconds / 1000)"
+            "\(AdminAuthMiddleware.cookieName)=\(token); " + attributes(request, context, maxAge: OperatorStore.sessionLifetimeMilliseconds / 1000)
         headers[.cacheControl] = "no-store"
         return JSONResponse.make(
             ["operator": .string(name), "token": .string(token), "csrf_token": .string(session.csrfToken), "expires_at": .integer(session.expiresAt)],
@@ -53,7 +63,7 @@ struct AdminSessionController {
             try await operators.signOut(token: token, operatorName: name)
         }
         var headers = HTTPFields()
-        headers[.setCookie] = "\(AdminAuthMiddleware.cookieName)=; Path=\(AdminMiddleware.prefix); HttpOnly; SameSite=Strict; Max-Age=0"
+        headers[.setCookie] = "\(AdminAuthMiddleware.cookieName)=; " + attributes(request, context, maxAge: 0)
         return JSONResponse.make(.object([:]), headers: headers)
     }
 }

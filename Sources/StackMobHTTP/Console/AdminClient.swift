@@ -31,7 +31,11 @@ struct AdminClient: Sendable {
         csrf: String? = nil, from request: Request, context: StackMobRequestContext
     ) async throws -> Reply {
         var fields = HTTPFields()
-        for cookie in request.headers[values: .cookie] { fields.append(HTTPField(name: .cookie, value: cookie)) }
+        // The cookie, and what a trusted proxy said of the browser's connection (the session
+        // cookie's `Secure`, the sign-in limits' address).
+        for name in [HTTPField.Name.cookie, .xForwardedFor, .forwarded, .xForwardedProto, .xRealIP] {
+            for value in request.headers[values: name] { fields.append(HTTPField(name: name, value: value)) }
+        }
         fields.append(contentsOf: extra)
         if let csrf { fields[AdminAuthMiddleware.csrfHeader] = csrf }
         var buffer = ByteBuffer()

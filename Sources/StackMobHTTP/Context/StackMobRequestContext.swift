@@ -14,8 +14,8 @@ public struct StackMobRequestContext: RequestContext {
     /// `MethodOverrideResponder`, so that a signature over either verb verifies (D19).
     public var wireMethod: HTTPRequest.Method?
 
-    /// The client's IP address as the socket sees it (a proxy's, behind one): the key of the
-    /// per-address failure limits.
+    /// The peer's IP address as the socket sees it (a proxy's, behind one). What the client's
+    /// address is, `ClientOrigin` decides.
     public var remoteAddress: String? { remoteSocketAddress?.ipAddress }
     /// Formatted only when asked for: most requests never need the text.
     private let remoteSocketAddress: SocketAddress?
@@ -23,6 +23,9 @@ public struct StackMobRequestContext: RequestContext {
     let eventLoop: any EventLoop
     /// The signed-in operator of an admin API request; set by `AdminAuthMiddleware`.
     public var operatorSession: OperatorSession?
+    /// The listener the request came in on: an API call made on an HTML5 site's port, or an
+    /// admin API write on the operator listener, must not link files to that origin.
+    public var listener = ListenerRole.api
 
     public init(source: Source) {
         coreContext = .init(source: source)
@@ -35,4 +38,14 @@ public struct StackMobRequestContext: RequestContext {
         guard let environment else { throw AuthenticationError.missingCredentials }
         return environment
     }
+}
+
+/// What a listener serves, as far as a request's handling depends on it.
+public enum ListenerRole: Sendable {
+    /// The API port (with the push host, host-named sites and, by default, the admin API).
+    case api
+    /// An HTML5 site's own port (`html5.<env>.listen`).
+    case site
+    /// The operator listener (`admin.port`).
+    case admin
 }

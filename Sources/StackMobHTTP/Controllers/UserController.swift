@@ -85,7 +85,7 @@ struct UserController: Sendable {
         guard let login = parameters[schema.loginField], let password = parameters[schema.passwordField] else {
             throw UserAccountError.accessDenied
         }
-        let grant = try await attempts.attempt(context, account: "\(schema.name)/\(login)") {
+        let grant = try await attempts.attempt(request, context, account: "\(schema.name)/\(login)") {
             try await users.login(schema, login: login, password: password, newPassword: parameters["new_password"])
         }
         context.logger.info("User logged in", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
@@ -97,7 +97,7 @@ struct UserController: Sendable {
         let parameters = try await FormBody.parameters(request, limit: maxBodyBytes)
         guard let refresh = parameters["refresh_token"], !refresh.isEmpty else { throw UserAccountError.invalidGrant }
         if let grantType = parameters["grant_type"], grantType != "refresh_token" { throw UserAccountError.invalidGrant }
-        let grant = try await attempts.attempt(context) { try await users.refresh(schema, refreshToken: refresh) }
+        let grant = try await attempts.attempt(request, context) { try await users.refresh(schema, refreshToken: refresh) }
         context.logger.info(
             "Session refreshed", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(grant.user[schema.loginField]?.stringValue ?? "")"])
         return JSONResponse.make(grant.json)
@@ -134,7 +134,7 @@ struct UserController: Sendable {
         guard let login = parameters["username"] ?? parameters[schema.loginField], !login.isEmpty else {
             throw UserAccountError.unknownUser
         }
-        try await attempts.attempt(context, account: "\(schema.name)/\(login)", countsEveryAttempt: true) {
+        try await attempts.attempt(request, context, account: "\(schema.name)/\(login)", countsEveryAttempt: true) {
             try await users.forgotPassword(schema, login: login)
         }
         context.logger.info("Temporary password issued", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])
@@ -152,7 +152,7 @@ struct UserController: Sendable {
         let current = CurrentSession(
             accessToken: request.headers[.authorization].flatMap(MACAuthorization.parse)?.id,
             cookie: context.environment.flatMap { CookieSession.value(in: request.headers[.cookie], $0.kind) })
-        try await attempts.attempt(context, account: account) {
+        try await attempts.attempt(request, context, account: account) {
             try await users.resetPassword(schema, caller: context.caller, old: old, new: new, keeping: current)
         }
         context.logger.info("Password reset", metadata: ["sm.schema": "\(schema.name)"])
@@ -167,7 +167,7 @@ struct UserController: Sendable {
         guard let login = parameters["username"] ?? parameters[schema.loginField],
             let password = parameters["password"] ?? parameters[schema.passwordField]
         else { throw UserAccountError.invalidCookieLogin }
-        let (user, cookie) = try await attempts.attempt(context, account: "\(schema.name)/\(login)") {
+        let (user, cookie) = try await attempts.attempt(request, context, account: "\(schema.name)/\(login)") {
             try await users.cookieLogin(schema, login: login, password: password)
         }
         context.logger.info("User logged in with a cookie session", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])

@@ -5,7 +5,8 @@ import StackMobCore
 /// `GET /metrics` (Prometheus text), `/health` (the process answers) and `/ready` (every
 /// environment's database answers a read).
 ///
-/// On the API listener they are answered only to a loopback client, or to one presenting
+/// On the API listener they are answered only to a loopback client that came through no proxy
+/// (its request carries no forwarding header), or to one presenting
 /// `Authorization: Bearer <monitoring.key>`, and only to requests that carry no StackMob API key
 /// (an app may have schemas named `health` or `metrics`); anything else passes on to the API
 /// as if these routes did not exist. On the monitoring listener of its own (`standalone`), they
@@ -58,19 +59,22 @@ struct MonitoringMiddleware: RouterMiddleware {
     private func isAllowed(_ request: Request, context: Context) -> Bool {
         Self.allows(
             backend.configuration.monitoring, standalone: standalone, remoteAddress: context.remoteAddress,
+            forwarded: ClientOrigin(request, context: context, proxies: backend.configuration.trustedProxies).carriesForwardingHeaders,
             authorization: request.headers[.authorization], carriesAPIKey: request.headers[.stackMobAPIKey] != nil)
     }
 
-    /// Who may read the monitoring routes (see the type's comment).
+    /// Who may read the monitoring routes (see the type's comment). A loopback peer counts as
+    /// this machine only when it forwarded nothing: a TLS proxy on the same machine is a
+    /// loopback peer for every remote client.
     static func allows(
-        _ settings: MonitoringSettings, standalone: Bool, remoteAddress: String?, authorization: String?, carriesAPIKey: Bool
+        _ settings: MonitoringSettings, standalone: Bool, remoteAddress: String?, forwarded: Bool, authorization: String?, carriesAPIKey: Bool
     ) -> Bool {
         guard settings.enabled else { return false }
         // Compared as hashes, as the admin API compares its CSRF token.
         let presentsKey = settings.key.map { SessionSecrets.hash("Bearer \($0)") == SessionSecrets.hash(authorization ?? "") } ?? false
         if standalone { return settings.key == nil || presentsKey }
         guard !carriesAPIKey else { return false }
-        return presentsKey || isLoopback(remoteAddress)
+        return presentsKey || (isLoopback(remoteAddress) && !forwarded)
     }
 
     static func isLoopback(_ address: String?) -> Bool {

@@ -1,20 +1,24 @@
+import Hummingbird
 import StackMobCore
 
 /// Runs an attempt at a secret under the server's `FailureLimiter`: refused (429) while the
 /// client's address or the account has used up its allowance, and counted as a failure when the
-/// secret was wrong.
+/// secret was wrong. The address is the client's as `ClientOrigin` finds it: behind a TLS proxy
+/// the socket's peer is the proxy, shared by every client.
 struct SecretAttempts: Sendable {
     let limiter: FailureLimiter
     let clock: any ServerClock
+    let proxies: TrustedProxies
 
     /// - Parameters:
     ///   - account: the login the attempt is for, when the request names one.
     ///   - countsEveryAttempt: for requests that cost something even when they succeed
     ///     (a forgot-password mail).
     func attempt<Value>(
-        _ context: StackMobRequestContext, account: String? = nil, countsEveryAttempt: Bool = false, _ body: () async throws -> Value
+        _ request: Request, _ context: StackMobRequestContext, account: String? = nil, countsEveryAttempt: Bool = false,
+        _ body: () async throws -> Value
     ) async throws -> Value {
-        let keys = Self.keys(context, account: account)
+        let keys = Self.keys(ClientOrigin(request, context: context, proxies: proxies).address, context, account: account)
         try await limiter.check(keys, now: clock.nowMilliseconds())
         do {
             let value = try await body()
@@ -26,9 +30,9 @@ struct SecretAttempts: Sendable {
         }
     }
 
-    private static func keys(_ context: StackMobRequestContext, account: String?) -> [FailureLimiter.Key] {
+    private static func keys(_ address: String?, _ context: StackMobRequestContext, account: String?) -> [FailureLimiter.Key] {
         var keys: [FailureLimiter.Key] = []
-        if let address = context.remoteAddress { keys.append(.address(address)) }
+        if let address { keys.append(.address(address)) }
         if let account, let environment = context.environment { keys.append(.account("\(environment.kind.rawValue)/\(account)")) }
         return keys
     }

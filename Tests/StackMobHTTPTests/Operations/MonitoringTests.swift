@@ -134,7 +134,8 @@ struct MonitoringTests {
         var settings = MonitoringSettings()
         settings.key = key
         #expect(
-            MonitoringMiddleware.allows(settings, standalone: standalone, remoteAddress: address, authorization: authorization, carriesAPIKey: apiKey)
+            MonitoringMiddleware.allows(
+                settings, standalone: standalone, remoteAddress: address, forwarded: false, authorization: authorization, carriesAPIKey: apiKey)
                 == allowed)
     }
 }
