@@ -12,7 +12,7 @@ import Testing
 @Suite("S3-compatible file store")
 struct S3FileStoreTests {
     final class Recorder: Sendable {
-        let requests = Mutex<[(method: String, path: String, authorization: String, contentType: String, bytes: Int)]>([])
+        let requests = Mutex<[(method: String, path: String, authorization: String, contentType: String, disposition: String, bytes: Int)]>([])
         let verified = Mutex<[Bool]>([])
     }
 
@@ -24,6 +24,7 @@ struct S3FileStoreTests {
         else { return false }
         var headers = ["host": request.head.authority ?? "", "x-amz-date": date, "x-amz-content-sha256": hash]
         if let type = request.headers[.contentType] { headers["content-type"] = type }
+        if let disposition = request.headers[HTTPField.Name("Content-Disposition")!] { headers["content-disposition"] = disposition }
         let expected = signer.authorization(method: request.method.rawValue, path: request.uri.path, headers: headers, payloadHash: hash, amzDate: date)
         return request.headers[.authorization] == expected
     }
@@ -36,7 +37,8 @@ struct S3FileStoreTests {
             recorder.verified.withLock { $0.append(valid) }
             recorder.requests.withLock {
                 $0.append((
-                    "PUT", request.uri.path, request.headers[.authorization] ?? "", request.headers[.contentType] ?? "", body.readableBytes
+                    "PUT", request.uri.path, request.headers[.authorization] ?? "", request.headers[.contentType] ?? "",
+                    request.headers[HTTPField.Name("Content-Disposition")!] ?? "", body.readableBytes
                 ))
             }
             return Response(status: .ok)
@@ -44,7 +46,7 @@ struct S3FileStoreTests {
         router.on("/**", method: .delete) { request, _ -> Response in
             let valid = Self.verify(request, body: ByteBuffer())
             recorder.verified.withLock { $0.append(valid) }
-            recorder.requests.withLock { $0.append(("DELETE", request.uri.path, request.headers[.authorization] ?? "", "", 0)) }
+            recorder.requests.withLock { $0.append(("DELETE", request.uri.path, request.headers[.authorization] ?? "", "", "", 0)) }
             return Response(status: .noContent)
         }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -64,21 +66,23 @@ struct S3FileStoreTests {
                 let created = try await client.create(
                     "photo", ["photo_id": "p1", "pic": .string(BinaryFieldTests.envelope([1, 2, 3], filename: "a.png"))])
                 #expect(created["pic"] == .string("\(endpoint)/media/development/photo/p1/pic/a.png"))
-                let updated = try await client.put("/photo/p1", ["pic": .string(BinaryFieldTests.envelope([4, 5], filename: "b.png"))])
-                #expect(updated.object?["pic"] == .string("\(endpoint)/media/development/photo/p1/pic/b.png"))
+                // A page is stored as an opaque attachment: the bucket serves it as stored.
+                let updated = try await client.put("/photo/p1", ["pic": .string(BinaryFieldTests.envelope([4, 5], filename: "b.html", type: "text/html"))])
+                #expect(updated.object?["pic"] == .string("\(endpoint)/media/development/photo/p1/pic/b.html"))
                 #expect(try await client.delete("/photo/p1").status == .ok)
                 // Files are not served locally with the S3 store.
-                #expect(try await client.withoutKey.get("/_files/development/photo/p1/pic/b.png").status != .ok)
+                #expect(try await client.withoutKey.get("/_files/development/photo/p1/pic/b.html").status != .ok)
             }
         }
         let requests = recorder.requests.withLock { $0 }
         #expect(requests.map(\.method) == ["PUT", "PUT", "DELETE", "DELETE"])
         #expect(requests.map(\.path) == [
-            "/media/development/photo/p1/pic/a.png", "/media/development/photo/p1/pic/b.png",
-            "/media/development/photo/p1/pic/a.png", "/media/development/photo/p1/pic/b.png",
+            "/media/development/photo/p1/pic/a.png", "/media/development/photo/p1/pic/b.html",
+            "/media/development/photo/p1/pic/a.png", "/media/development/photo/p1/pic/b.html",
         ])
         #expect(recorder.verified.withLock { $0 } == [true, true, true, true])
-        #expect(requests[0].contentType == "image/png")
+        #expect(requests[0].contentType == "image/png" && requests[0].disposition == "inline")
+        #expect(requests[1].contentType == "application/octet-stream" && requests[1].disposition == "attachment; filename=\"b.html\"")
         #expect(requests[0].bytes == 3)
         for request in requests {
             #expect(request.authorization.hasPrefix("AWS4-HMAC-SHA256 Credential=AKIDTEST/"))

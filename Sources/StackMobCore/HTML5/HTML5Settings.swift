@@ -5,6 +5,12 @@ public struct HTML5Settings: Sendable, Equatable {
     public var keepVersions = 5
     public var development = HTML5SiteSettings(port: 8082)
     public var production = HTML5SiteSettings(port: 8083)
+    /// The only directory under which the admin API deploys a server-side directory; nil = the
+    /// admin API deploys uploaded archives only. The command line (`stackmob-server html5
+    /// deploy`) runs as the server's own user and is not bound by it.
+    public var deployRoot: String?
+    /// The largest archive the admin API accepts for a deploy.
+    public var maxArchiveBytes = 64 * 1024 * 1024
 
     public init() {}
 
@@ -46,7 +52,7 @@ public struct HTML5SiteSettings: Sendable, Equatable {
     }
 
     /// The host of a `Host` header, lower-cased, without its port (IPv6 literals keep their brackets).
-    static func hostName(of authority: String) -> String {
+    public static func hostName(of authority: String) -> String {
         let lowered = authority.lowercased()
         if lowered.hasPrefix("["), let close = lowered.firstIndex(of: "]") { return String(lowered[...close]) }
         return String(lowered.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")

@@ -1,15 +1,17 @@
 import Hummingbird
 import StackMobCore
 
-/// Objects of any schema over the admin API (issue 15), as the private key would act: the same
+/// Objects of any schema over the admin API, as the private key would act: the same
 /// handlers as the StackMob API (full query language, `Range`, `X-StackMob-Select`, expansion,
 /// relations), under `/_admin/environments/<env>/objects/<schema>[/<id>]`. Writes are audited
 /// by schema and id, never by value.
 struct AdminObjectsController {
     let backend: Backend
+    let fileOrigin: StoredFileOrigin
 
     func addRoutes(to router: some RouterMethods<StackMobRequestContext>) {
-        let objects = DatastoreController(maxBodyBytes: backend.configuration.maxBodyBytes, fileStore: backend.files, files: backend.configuration.files)
+        let objects = DatastoreController(
+            maxBodyBytes: backend.configuration.maxBodyBytes, fileStore: backend.files, files: backend.configuration.files, fileOrigin: fileOrigin)
         let base = "/_admin/environments/:env/objects/:schema"
         router.get(RouterPath(base), use: acting(objects.query))
         router.post(RouterPath(base), use: acting(objects.create, audit: "objects.create"))

@@ -88,27 +88,10 @@ extension DatastoreController {
     }
 
     func binaryFields(_ request: Request, _ context: StackMobRequestContext) throws -> BinaryFields? {
-        guard let fileStore else { return nil }
+        guard let fileStore, let fileOrigin else { return nil }
         let environment = try context.requireEnvironment()
         return BinaryFields(
             store: fileStore, datastore: environment.datastore, environment: environment.kind, maxBytes: files.maxBytes,
-            baseURL: FileURLBase.resolve(environment: environment, store: fileStore, request: request))
-    }
-}
-
-/// The environment's files base URL (D32): URLs are `<base>/<schema>/<id>/<field>/<filename>`.
-/// The configured `environments.<env>.files_base_url` exactly as given; else the object store's
-/// own URL, else this server's `/_files` as the client reached it (so a phone on the LAN, or an
-/// emulator's 10.0.2.2, gets URLs it can load). The defaults end with the environment's
-/// segment, because that is where the bytes are kept.
-enum FileURLBase {
-    static let pathPrefix = "/_files"
-
-    static func resolve(environment: AppEnvironment, store: any FileStore, request: Request) -> String {
-        if let configured = environment.settings.filesBaseURL { return configured.hasSuffix("/") ? String(configured.dropLast()) : configured }
-        if let storeURL = store.publicBaseURL { return storeURL + "/" + environment.kind.rawValue }
-        let scheme = request.headers[.xForwardedProto]?.lowercased() == "https" ? "https" : "http"
-        let host = request.head.authority ?? "localhost"
-        return "\(scheme)://\(host)\(pathPrefix)/\(environment.kind.rawValue)"
+            baseURL: fileOrigin.base(environment: environment, store: fileStore, request: request, context: context))
     }
 }

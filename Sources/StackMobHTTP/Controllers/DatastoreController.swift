@@ -8,6 +8,8 @@ struct DatastoreController {
     /// Binary fields (§7); nil stores envelopes as plain strings.
     var fileStore: (any FileStore)? = nil
     var files = FileSettings()
+    /// Where the URLs of stored files point; set with `fileStore`.
+    var fileOrigin: StoredFileOrigin? = nil
 
     func addRoutes(to router: RecordingRouter<APIRouterBuilder>) {
         router.route(.get, "/:schema", query)

@@ -23,15 +23,17 @@ struct S3FileStore: FileStore {
         (settings.endpoint.hasSuffix("/") ? String(settings.endpoint.dropLast()) : settings.endpoint) + "/" + settings.bucket
     }
 
+    /// Stored with the type and disposition the server itself would serve (`FileDelivery`): the
+    /// bucket answers with them, and it cannot add our `nosniff` and sandbox headers.
     func put(_ bytes: [UInt8], key: FileKey, contentType: String) async throws {
-        try await send("PUT", key: key, body: bytes, contentType: contentType)
+        try await send("PUT", key: key, body: bytes, delivery: FileDelivery(storedType: contentType, filename: key.filename))
     }
 
     func delete(_ key: FileKey) async throws {
-        try await send("DELETE", key: key, body: [], contentType: nil)
+        try await send("DELETE", key: key, body: [], delivery: nil)
     }
 
-    private func send(_ method: String, key: FileKey, body: [UInt8], contentType: String?) async throws {
+    private func send(_ method: String, key: FileKey, body: [UInt8], delivery: FileDelivery?) async throws {
         let url = bucketURL + "/" + key.path
         guard let components = URLComponents(string: url), let host = components.host else {
             throw BinaryFieldError.storageFailed("invalid object store URL")
@@ -40,7 +42,10 @@ struct S3FileStore: FileStore {
         let payloadHash = SigV4Signer.hexSHA256(body)
         let amzDate = SigV4Signer.amzDate(now())
         var headers = ["host": hostHeader, "x-amz-content-sha256": payloadHash, "x-amz-date": amzDate]
-        if let contentType { headers["content-type"] = contentType }
+        if let delivery {
+            headers["content-type"] = delivery.contentType
+            headers["content-disposition"] = delivery.disposition
+        }
         let signer = SigV4Signer(accessKeyID: settings.accessKeyID, secretAccessKey: settings.secretAccessKey, region: settings.region)
         let authorization = signer.authorization(
             method: method, path: components.percentEncodedPath, headers: headers, payloadHash: payloadHash, amzDate: amzDate)

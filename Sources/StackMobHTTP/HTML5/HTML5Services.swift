@@ -7,7 +7,7 @@ import StackMobCore
 /// The HTML5 listeners: one Application per environment with `html5.<env>.listen`, serving that
 /// environment's site and handing API calls to `api`, the API port's own responder.
 func makeHTML5Services<API: HTTPResponder>(
-    backend: Backend, api: API, clock: any ServerClock, logger: Logger,
+    backend: Backend, api: API, files: StoredFileOrigin, clock: any ServerClock, logger: Logger,
     onServerRunning: @escaping @Sendable (EnvironmentKind, Int) async -> Void
 ) -> [any Service] where API.Context == StackMobRequestContext {
     let configuration = backend.configuration
@@ -19,7 +19,7 @@ func makeHTML5Services<API: HTTPResponder>(
         siteLogger[metadataKey: "sm.listener"] = "html5.\(kind.rawValue)"
         let router = buildHTML5Router(kind: kind, backend: backend, clock: clock, standalone: true)
         return makeListener(
-            responder: HTML5Responder(api: api, site: router.buildResponder()), configuration: configuration, clock: clock,
+            responder: HTML5Responder(api: api, site: router.buildResponder(), files: files), configuration: configuration, clock: clock,
             address: .hostname(configuration.host, port: site.port),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? site.port

@@ -89,8 +89,8 @@ struct HTML5SameOriginAPITests {
         }
     }
 
-    @Test("a binary field saved through the site links its file on the site's origin, and the site serves it")
-    func binaryFieldOnSiteOrigin() async throws {
+    @Test("a binary field saved through the site links its file on the API origin, where it is served; the site redirects there")
+    func binaryFieldThroughSite() async throws {
         try await HTML5Fixture.run { site in
             try site.deployments.deploy(directory: try site.source(["index.html": "<h1>app</h1>"]), to: .development)
             let sitePort = try #require(site.ports[.development])
@@ -100,10 +100,14 @@ struct HTML5SameOriginAPITests {
                     "/photo", ["pic": .string(BinaryFieldTests.envelope(Array("hello".utf8), filename: "hi.txt", type: "text/plain"))], headers: Self.proxyPlain)
                 #expect(created.status == .created, "\(created.text)")
                 let url = try #require(created.object?["pic"]?.stringValue)
-                #expect(url.hasPrefix("http://localhost:\(sitePort)/_files/development/photo/"))
-                // As an <img> loads it: a page request, no StackMob headers.
-                let file = try await site.page(try BinaryFieldTests.path(of: url))
+                #expect(url.hasPrefix("http://localhost:\(site.api.port)/_files/development/photo/"))
+                // As an <img> loads it: a page request, no StackMob headers, on the API origin.
+                let path = try BinaryFieldTests.path(of: url)
+                let file = try await site.api.withoutKey.get(path)
                 #expect(file.status == .ok && file.text == "hello")
+                // On the site's origin the same path leads there.
+                let onSite = try await site.page(path)
+                #expect(onSite.status == .movedPermanently && onSite.header("Location")?.hasSuffix(path) == true)
             }
         }
     }
