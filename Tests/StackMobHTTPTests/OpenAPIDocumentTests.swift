@@ -93,7 +93,12 @@ import Testing
     /// Starts the real application on a fresh directory, keeping its route log.
     static func run(_ body: @Sendable (StackMobClient, [RegisteredRoute]) async throws -> Void) async throws {
         try await TestServer.withDataDirectory { directory in
-            let configuration = TestServer.configuration(dataDirectory: directory)
+            let configuration = {
+                var configuration = TestServer.configuration(dataDirectory: directory)
+                // CI mode, where every documented route is registered (`reset` only exists there).
+                configuration.ephemeral = true
+                return configuration
+            }()
             let log = RouteLog()
             let app = try await buildApplication(configuration: configuration, logger: TestServer.quietLogger, routeLog: log)
             try await app.test(.live) { client in

@@ -57,7 +57,7 @@ public struct StackMobClient: Sendable {
     }
 
     public func request(
-        _ method: HTTPRequest.Method, _ path: String, json: JSONValue? = nil, rawBody: String? = nil,
+        _ method: HTTPRequest.Method, _ path: String, json: JSONValue? = nil, rawBody: String? = nil, bytes: [UInt8]? = nil,
         headers extra: [String: String] = [:]
     ) async throws -> APIResponse {
         var headers = HTTPFields()
@@ -69,6 +69,8 @@ public struct StackMobClient: Sendable {
             body = ByteBuffer(bytes: JSONWriter.bytes(json, omittingNulls: false))
         } else if let rawBody {
             body = ByteBuffer(string: rawBody)
+        } else if let bytes {
+            body = ByteBuffer(bytes: bytes)
         }
         for (name, value) in extra {
             let field = HTTPField.Name(name)!

@@ -1,9 +1,11 @@
 /// The `html5` section (README "Hosting your HTML5 app").
 extension ConfigurationDecoder {
     func html5() throws -> HTML5Settings {
-        try refuseUnknownKeys(["keep_versions"] + EnvironmentKind.allCases.map(\.rawValue))
+        try refuseUnknownKeys(["keep_versions", "deploy_root", "max_archive_bytes"] + EnvironmentKind.allCases.map(\.rawValue))
         var settings = HTML5Settings()
         settings.keepVersions = try integer("keep_versions", in: 1...1000) ?? settings.keepVersions
+        settings.deployRoot = try string("deploy_root") ?? settings.deployRoot
+        settings.maxArchiveBytes = try integer("max_archive_bytes", in: 1...Int(Int32.max)) ?? settings.maxArchiveBytes
         if let development = try section("development") {
             settings.development = try development.html5Site(defaults: settings.development)
         }

@@ -1,6 +1,9 @@
-/// The operator's keys of issue 17: `fixtures`, `backups.*`, `monitoring.*`, `logging.format`.
+/// The operator's keys: `fixtures`, `backups.*`, `monitoring.*`, `logging.format`, `admin.*`.
 extension ConfigurationDecoder {
     func operations(into configuration: inout ServerConfiguration) throws {
+        if let admin = try section("admin") {
+            configuration.admin = try admin.admin()
+        }
         configuration.fixturesFile = try string("fixtures") ?? configuration.fixturesFile
         if let backups = try section("backups") {
             try backups.refuseUnknownKeys(["interval_seconds", "keep", "directory"])
@@ -22,6 +25,37 @@ extension ConfigurationDecoder {
         if let logging = try section("logging") {
             try logging.refuseUnknownKeys(["format"])
             configuration.logFormat = try logging.choice("format", ServerConfiguration.LogFormat.self) ?? configuration.logFormat
+        }
+    }
+
+    private func admin() throws -> AdminSettings {
+        try refuseUnknownKeys(["on_api_port", "host", "port", "reset_environments"])
+        var settings = AdminSettings()
+        settings.onAPIPort = try bool("on_api_port") ?? settings.onAPIPort
+        settings.host = try string("host") ?? settings.host
+        settings.port = try integer("port", in: 0...65535) ?? settings.port
+        if let environments = try array("reset_environments") {
+            settings.resetEnvironments = try environments.enumerated().map { index, element in
+                guard let name = element.stringValue, let kind = EnvironmentKind(rawValue: name) else {
+                    throw ConfigurationError(key: keyPath("reset_environments[\(index)]"), "must be development or production")
+                }
+                return kind
+            }
+        }
+        return settings
+    }
+
+    /// `listen.trusted_proxies`: addresses and `address/prefix` networks.
+    func trustedProxies() throws -> TrustedProxies? {
+        guard let entries = try array("trusted_proxies") else { return nil }
+        let texts = try entries.enumerated().map { index, element in
+            guard let text = element.stringValue else { throw ConfigurationError(key: keyPath("trusted_proxies[\(index)]"), "must be a string") }
+            return text
+        }
+        do {
+            return try TrustedProxies(texts)
+        } catch {
+            throw ConfigurationError(key: keyPath("trusted_proxies"), "'\(error.entry)' must be an IP address or a network (10.0.0.0/8, fd00::/8)")
         }
     }
 }

@@ -10,14 +10,15 @@ struct ConfigurationDecoder {
         let root = ConfigurationDecoder(tree: tree, path: [])
         try root.refuseUnknownKeys([
             "app_name", "listen", "data_dir", "log_level", "limits", "storage", "passwords", "environments", "mail", "files",
-            "custom_code", "push", "html5", "fixtures", "backups", "monitoring", "logging",
+            "custom_code", "push", "html5", "fixtures", "backups", "monitoring", "logging", "admin",
         ])
         var configuration = ServerConfiguration()
         configuration.appName = try root.string("app_name") ?? configuration.appName
         if let listen = try root.section("listen") {
-            try listen.refuseUnknownKeys(["host", "port"])
+            try listen.refuseUnknownKeys(["host", "port", "trusted_proxies"])
             configuration.host = try listen.string("host") ?? configuration.host
             configuration.port = try listen.integer("port", in: 0...65535) ?? configuration.port
+            configuration.trustedProxies = try listen.trustedProxies() ?? configuration.trustedProxies
         }
         configuration.dataDirectory = try root.string("data_dir") ?? configuration.dataDirectory
         configuration.logLevel = try root.choice("log_level", ServerConfiguration.LogLevel.self) ?? configuration.logLevel

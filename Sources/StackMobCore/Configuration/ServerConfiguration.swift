@@ -52,6 +52,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var monitoring = MonitoringSettings()
     /// `logging.format`: plain text lines (default) or one JSON object per line.
     public var logFormat = LogFormat.text
+    /// The admin API and console: their listener, and what `reset` may touch (`admin.*`).
+    public var admin = AdminSettings()
+    /// The peers whose forwarding headers name the client (`listen.trusted_proxies`).
+    public var trustedProxies = TrustedProxies.loopback
+    /// Set by `serve --ephemeral`: nothing outlives the process.
+    public var ephemeral = false
+
+    /// CI mode: a throw-away server, or one that loads a fixture at every start and reset.
+    public var ciMode: Bool { ephemeral || fixturesFile != nil }
 
     public init() {
         // Public-key token registration could re-link any device to any user: off in production.

@@ -16,6 +16,7 @@ public struct EphemeralDirectory: Sendable {
     /// leave nothing behind, and a shared database is the opposite of throw-away.
     public func apply(to configuration: inout ServerConfiguration) {
         configuration.dataDirectory = path
+        configuration.ephemeral = true
         configuration.storage.engine = .sqlite
         configuration.durability = .normal
     }

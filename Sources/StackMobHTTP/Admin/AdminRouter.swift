@@ -1,10 +1,10 @@
 import Hummingbird
 import StackMobCore
 
-/// The admin API's routes (issue 15), behind its own authentication.
+/// The admin API's routes, behind its own authentication.
 func buildAdminRouter(
     backend: Backend, clock: any ServerClock, throttle: SignInThrottle, fixtures: FixtureLoader = FixtureLoader(fixture: nil),
-    routeLog: RouteLog = RouteLog()
+    fileOrigin: StoredFileOrigin, routeLog: RouteLog = RouteLog()
 ) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
     let routes = RecordingRouter(router: router, log: routeLog, host: .api)
@@ -12,16 +12,21 @@ func buildAdminRouter(
     router.add(middleware: NULMiddleware())
     router.add(middleware: NotFoundMiddleware())
     router.add(middleware: AdminAuthMiddleware(operators: backend.operators))
-    AdminSessionController(operators: backend.operators, throttle: throttle).addRoutes(to: routes)
+    AdminSessionController(operators: backend.operators, throttle: throttle, proxies: backend.configuration.trustedProxies)
+        .addRoutes(to: routes)
     AdminAuditController(operators: backend.operators).addRoutes(to: routes)
     AdminSchemaController(backend: backend).addRoutes(to: routes)
-    AdminObjectsController(backend: backend).addRoutes(to: routes)
+    AdminObjectsController(backend: backend, fileOrigin: fileOrigin).addRoutes(to: routes)
     AdminUsersController(backend: backend).addRoutes(to: routes)
     AdminEnvironmentController(backend: backend).addRoutes(to: routes)
     AdminPushController(backend: backend).addRoutes(to: routes)
     AdminHTML5Controller(backend: backend).addRoutes(to: routes)
     AdminMailController(backend: backend).addRoutes(to: routes)
-    AdminResetController(backend: backend, fixtures: fixtures).addRoutes(to: routes)
+    // Emptying an environment is routed only where it is meant to be (`admin.reset_environments`).
+    let resettable = backend.configuration.admin.resettable(ciMode: backend.configuration.ciMode)
+    if !resettable.isEmpty {
+        AdminResetController(backend: backend, fixtures: fixtures, environments: resettable).addRoutes(to: routes)
+    }
     return router
 }
 

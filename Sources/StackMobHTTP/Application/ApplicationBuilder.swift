@@ -12,6 +12,7 @@ import StackMobMail
 /// - Parameter onHTML5ServerRunning: the same for each environment's HTML5 listener.
 /// - Parameter metrics: where `/metrics` numbers go; one registry per app (tests run several).
 /// - Parameter onMonitoringServerRunning: the monitoring listener's port (`monitoring.port`).
+/// - Parameter onAdminServerRunning: the operator listener's port (`admin.port`).
 /// - Parameter routeLog: receives every route the API port registers (`buildRouter`).
 public func buildApplication(
     configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), logger: Logger,
@@ -19,6 +20,7 @@ public func buildApplication(
     onPushServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     onHTML5ServerRunning: @escaping @Sendable (EnvironmentKind, Int) async -> Void = { _, _ in },
     onMonitoringServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+    onAdminServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     routeLog: RouteLog = RouteLog()
 ) async throws -> some ApplicationProtocol {
     // Read before anything is opened: a bad fixture file stops start-up like a bad configuration.
@@ -47,31 +49,43 @@ public func buildApplication(
     if try await !backend.operators.hasOperators() {
         logger.notice("Admin API closed: no operator account; open it with: stackmob-server admin add <name>")
     }
-    let router = buildRouter(backend: backend, clock: clock, webhooks: webhooks, fixtures: fixtures, metrics: metrics, routeLog: routeLog)
+    let fileOrigin = StoredFileOrigin(configuration: configuration)
+    // One admin API and console, whichever listeners serve them: one sign-in throttle.
+    let operatorSurface = AdminMiddleware(
+        admin: buildAdminRouter(
+            backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), fixtures: fixtures, fileOrigin: fileOrigin, routeLog: routeLog
+        ).buildResponder(),
+        routeLog: routeLog)
+    let router = buildRouter(
+        backend: backend, clock: clock, webhooks: webhooks, admin: configuration.admin.onAPIPort ? operatorSurface : nil, fileOrigin: fileOrigin,
+        metrics: metrics, routeLog: routeLog)
     let api = MethodOverrideResponder(next: router, clock: clock)
-    let html5Services = makeHTML5Services(backend: backend, api: api, clock: clock, logger: logger, onServerRunning: onHTML5ServerRunning)
+    let html5Services = makeHTML5Services(
+        backend: backend, api: api, files: fileOrigin, clock: clock, logger: logger, onServerRunning: onHTML5ServerRunning)
     return makeListener(
         responder: api, configuration: configuration, clock: clock, address: .hostname(configuration.host, port: configuration.port),
         // Stopped in reverse order: push, the HTTP client, and the databases last.
         services: [BackendService(backend: backend, logger: logger), webhooks] + pushServices + html5Services
             + makeMonitoringServices(backend: backend, metrics: metrics, clock: clock, logger: logger, onServerRunning: onMonitoringServerRunning)
+            + makeAdminServices(admin: operatorSurface, configuration: configuration, clock: clock, logger: logger, onServerRunning: onAdminServerRunning)
             + (configuration.backups.intervalSeconds > 0 ? [BackupService(backend: backend, clock: clock, logger: logger)] : [])
             + [RetentionSweepService(backend: backend, clock: clock, interval: .seconds(600), logger: logger)],
+        onServerRunning: { channel in fileOrigin.apiListening(on: channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }
 
 /// The API listener's routes, behind `FrontMiddleware` for all, then `CallerMiddleware` for all
 /// but the OpenAPI document (`APIRouter`).
 ///
-/// - Parameter routeLog: receives every route registered here and in the admin, console and
-///   push routers (the OpenAPI test reads it).
+/// - Parameter admin: the admin API and console, when the API port serves them.
+/// - Parameter routeLog: receives every route registered here and in the push router (the
+///   OpenAPI test reads it).
 func buildRouter(
-    backend: Backend, clock: any ServerClock = SystemClock(), webhooks: WebhookClient, fixtures: FixtureLoader = FixtureLoader(fixture: nil),
+    backend: Backend, clock: any ServerClock = SystemClock(), webhooks: WebhookClient, admin: AdminMiddleware?, fileOrigin: StoredFileOrigin,
     metrics: ServerMetrics = ServerMetrics(), routeLog: RouteLog = RouteLog()
 ) -> APIRouter {
     let builder = APIRouterBuilder()
     let routes = RecordingRouter(router: builder, log: routeLog, host: .api)
-    let admin = buildAdminRouter(backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), fixtures: fixtures, routeLog: routeLog)
     let push = buildPushRouter(backend: backend, clock: clock, standalone: false, routeLog: routeLog)
     let html5 = EnvironmentKind.allCases.compactMap { kind in
         let site = backend.configuration.html5.site(for: kind)
@@ -90,19 +104,22 @@ func buildRouter(
 
     ServerController().addRoutes(to: routes)
     ListAPIController().addRoutes(to: routes)
-    DatastoreController(maxBodyBytes: backend.configuration.maxBodyBytes, fileStore: backend.files, files: backend.configuration.files)
-        .addRoutes(to: routes)
+    DatastoreController(
+        maxBodyBytes: backend.configuration.maxBodyBytes, fileStore: backend.files, files: backend.configuration.files, fileOrigin: fileOrigin
+    ).addRoutes(to: routes)
     RelationsController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: routes)
     return builder.build(
         front: FrontMiddleware(
             metrics: MetricsMiddleware(metrics: metrics), headers: ServerHeadersMiddleware(clock: clock),
             monitoring: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: false),
-            admin: AdminMiddleware(admin: admin.buildResponder(), routeLog: routeLog), push: PushHostMiddleware(push: push.buildResponder()),
-            html5: HTML5HostMiddleware(sites: html5), cors: CORSMiddleware(backend: backend), files: files.map { FilesMiddleware(store: $0) }),
+            admin: admin, push: PushHostMiddleware(push: push.buildResponder()),
+            html5: HTML5HostMiddleware(sites: html5), cors: CORSMiddleware(backend: backend),
+            files: files.map { FilesMiddleware(store: $0, origin: fileOrigin, sites: html5.map(\.settings)) }),
         caller: CallerMiddleware(
             authentication: AuthenticationMiddleware(backend: backend, clock: clock),
             users: UserController(
-                maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(limiter: backend.failureLimiter, clock: clock)),
+                maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(
+                    limiter: backend.failureLimiter, clock: clock, proxies: backend.configuration.trustedProxies)),
             social: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes),
             customCode: CustomCodeMiddleware(
                 webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds,

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Mustache
@@ -28,18 +29,32 @@ struct ConsolePages: Sendable {
         self.library = library
     }
 
-    static let headers: HTTPFields = [
-        .contentType: "text/html; charset=utf-8",
-        .cacheControl: "no-store",
-        HTTPField.Name("Content-Security-Policy")!: "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-        HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-        HTTPField.Name("X-Frame-Options")!: "DENY",
-        HTTPField.Name("Referrer-Policy")!: "same-origin",
-    ]
+    /// The page's headers. Scripts run only from the console's own script tag, named by a nonce
+    /// fresh on every page: `'self'` would also admit a script stored as a file under `/_files/`
+    /// on this origin.
+    static func headers(nonce: String) -> HTTPFields {
+        [
+            .contentType: "text/html; charset=utf-8",
+            .cacheControl: "no-store",
+            HTTPField.Name("Content-Security-Policy")!:
+                "default-src 'self'; script-src 'nonce-\(nonce)'; style-src 'self'; img-src 'self' data: https:; object-src 'none'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            HTTPField.Name("X-Frame-Options")!: "DENY",
+            HTTPField.Name("Referrer-Policy")!: "same-origin",
+        ]
+    }
 
-    func html(_ template: String, _ data: [String: Any], session: ConsoleSession?) -> String {
+    /// 128 random bits, base64: a CSP nonce.
+    static func makeNonce() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<2).flatMap { _ in withUnsafeBytes(of: generator.next() as UInt64) { Array($0) } }
+        return Data(bytes).base64EncodedString()
+    }
+
+    func html(_ template: String, _ data: [String: Any], session: ConsoleSession?, nonce: String = "") -> String {
         var context = data
         context["prefix"] = ConsoleController.prefix
+        context["nonce"] = nonce
         if let session {
             context["session"] = [
                 "operator": session.operatorName, "csrf": session.csrf, "env": session.environment,
@@ -53,7 +68,10 @@ struct ConsolePages: Sendable {
     }
 
     func response(_ template: String, _ data: [String: Any], session: ConsoleSession?, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: Self.headers, body: .init(byteBuffer: ByteBuffer(string: html(template, data, session: session))))
+        let nonce = Self.makeNonce()
+        return Response(
+            status: status, headers: Self.headers(nonce: nonce),
+            body: .init(byteBuffer: ByteBuffer(string: html(template, data, session: session, nonce: nonce))))
     }
 
     private static func navigation(_ environment: String, current: String) -> [[String: Any]] {

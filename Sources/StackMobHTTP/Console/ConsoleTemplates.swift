@@ -15,7 +15,7 @@ enum ConsoleTemplates {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>{{title}} · StackMob Server console</title>
         <link rel="stylesheet" href="{{prefix}}/assets/console.css">
-        <script src="{{prefix}}/assets/console.js" defer></script>
+        <script src="{{prefix}}/assets/console.js" nonce="{{nonce}}" defer></script>
         </head>
         <body>
         <a class="skip" href="#main">Skip to content</a>

@@ -4,9 +4,10 @@ import Hummingbird
 /// the order it meets them:
 /// 1. it is counted and timed (`MetricsMiddleware`), logged (`RequestLogMiddleware`), and its
 ///    response stamped with the server's time (`ServerHeadersMiddleware`);
-/// 2. the monitoring routes, the admin API and console, the push host and the HTML5 sites answer
-///    their own requests (`MonitoringMiddleware`, `AdminMiddleware`, `PushHostMiddleware`,
-///    `HTML5HostMiddleware`);
+/// 2. the monitoring routes, the push host, the HTML5 sites and the admin API and console answer
+///    their own requests (`MonitoringMiddleware`, `PushHostMiddleware`, `HTML5HostMiddleware`,
+///    `AdminMiddleware`, the last on the API's own hosts only and unless `admin.on_api_port` is
+///    false);
 /// 3. the rest is the API: cross-origin headers (`CORSMiddleware`), then every error as
 ///    StackMob's JSON error (`ErrorMiddleware`), an unsupported transfer coding refused
 ///    (`TransferCodingMiddleware`), a target holding `%00` refused (`NULMiddleware`), stored
@@ -15,14 +16,15 @@ import Hummingbird
 ///
 /// The same middleware, called here through their parts rather than nested one in another's
 /// `next`: each nesting level was an async frame holding a copy of the request and its context,
-/// and twelve of them were a sixth of the instructions of `HEAD /` (issue 19). Each type keeps its
-/// `handle` for the routers that list it as a middleware. Called by `APIRouter`.
+/// and twelve of them were a sixth of the instructions of `HEAD /`. Each type keeps its `handle`
+/// for the routers that list it as a middleware. Called by `APIRouter`.
 struct FrontMiddleware {
     typealias Context = StackMobRequestContext
     let metrics: MetricsMiddleware
     let headers: ServerHeadersMiddleware
     let monitoring: MonitoringMiddleware
-    let admin: AdminMiddleware
+    /// The admin API and console; nil when `admin.on_api_port` is false.
+    let admin: AdminMiddleware?
     let push: PushHostMiddleware
     let html5: HTML5HostMiddleware
     let cors: CORSMiddleware
@@ -52,7 +54,7 @@ struct FrontMiddleware {
         if monitoring.claims(request, context: context) {
             return try await monitoring.respond(to: request, context: context)
         }
-        if let responder = admin.responder(for: request) ?? push.responder(for: request) ?? html5.responder(for: request) {
+        if let responder = push.responder(for: request) ?? html5.responder(for: request) ?? operatorSurface(for: request) {
             return try await responder.respond(to: request, context: context)
         }
         guard CORSMiddleware.applies(to: request) else { return try await api(request, context: context, next: next) }
@@ -61,12 +63,23 @@ struct FrontMiddleware {
         }
     }
 
+    /// The admin API or console, for a path under theirs on a host of the API's own: a site's
+    /// host (`html5.<env>.hosts`) is the site's origin, where content the operator did not write
+    /// is served, and the push host is the push API's.
+    private func operatorSurface(for request: Request) -> RouterResponder<StackMobRequestContext>? {
+        guard let admin, let responder = admin.responder(for: request), !html5.isSiteHost(request) else { return nil }
+        return responder
+    }
+
     nonisolated(nonsending) private func api(
         _ request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
     ) async throws -> Response {
         do {
             try TransferCodingMiddleware.check(request)
             try NULMiddleware.check(request)
+            // `/_admin` not served here (off the API port, or on a site's host): no route, before
+            // any credentials are asked for.
+            if request.isOperatorSurface { throw RequestError.routeNotFound(method: request.method.rawValue, path: request.uri.path) }
             if let files, files.claims(request) {
                 return try await files.respond(to: request, context: context)
             }

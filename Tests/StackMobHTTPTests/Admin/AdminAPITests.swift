@@ -13,10 +13,11 @@ struct AdminAPITests {
     /// A server whose production database already holds the operator `ops`.
     static func run<Value: Sendable>(
         withOperator: Bool = true, clock: ManualClock = ManualClock(), logger: Logger = TestServer.quietLogger,
-        _ body: @Sendable (StackMobClient) async throws -> Value
+        configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (StackMobClient) async throws -> Value
     ) async throws -> Value {
         try await TestServer.withDataDirectory { directory in
-            let configuration = TestServer.configuration(dataDirectory: directory)
+            var configuration = TestServer.configuration(dataDirectory: directory)
+            configure(&configuration)
             if withOperator {
                 try await AdminTool.addOperator(configuration: configuration, storage: try TestServer.storage(configuration), name: "ops", password: password, logger: TestServer.quietLogger)
             }

@@ -36,7 +36,7 @@ struct ConsoleTests {
         try await AdminAPITests.run { client in
             let page = try await client.withoutKey.get("\(Self.console)/sign-in")
             #expect(page.status == .ok)
-            #expect(page.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
+            #expect(page.header("Content-Security-Policy")?.contains("script-src 'nonce-") == true)
             let preCookie = try #require(page.header("Set-Cookie"))
             #expect(preCookie.contains("HttpOnly") && preCookie.contains("SameSite=Strict"))
             let token = try #require(Self.hiddenCSRF(page.text))

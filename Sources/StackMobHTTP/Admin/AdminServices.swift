@@ -1,0 +1,46 @@
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import StackMobCore
+
+/// The operator listener of its own (`admin.port`): the admin API and console only, at
+/// `admin.host` (loopback by default), apart from the API port that faces the internet with a
+/// key every app ships. None without `admin.port`.
+func makeAdminServices(
+    admin: AdminMiddleware, configuration: ServerConfiguration, clock: any ServerClock, logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void
+) -> [any Service] {
+    guard let port = configuration.admin.port else { return [] }
+    var adminLogger = logger
+    // Tells this listener's lines (Hummingbird's "listening on" among them) from the API's.
+    adminLogger[metadataKey: "sm.listener"] = "admin"
+    let router = Router(context: StackMobRequestContext.self)
+    router.add(middleware: OperatorListenerMiddleware())
+    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: NotFoundMiddleware())
+    router.add(middleware: admin)
+    return [
+        makeListener(
+            responder: router.buildResponder(), configuration: configuration, clock: clock,
+            address: .hostname(configuration.admin.host, port: port),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                logger.notice("Admin API and console listening", metadata: ["sm.admin.host": "\(configuration.admin.host)", "sm.admin.port": "\(bound)"])
+                await onServerRunning(bound)
+            },
+            logger: adminLogger)
+    ]
+}
+
+/// Marks the operator listener's requests: a file an operator writes here is linked to the API
+/// origin, not to this one.
+private struct OperatorListenerMiddleware: RouterMiddleware {
+    typealias Context = StackMobRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.listener = .admin
+        return try await next(request, context)
+    }
+}
