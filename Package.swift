@@ -114,6 +114,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // Its thread pool: blocking work (a site's deploy) off the event loops.
+                .product(name: "NIOPosix", package: "swift-nio"),
                 // Malformed requests: NIO's parser errors, and the parts of a connection.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

@@ -49,6 +49,27 @@ public struct HTML5Deployments: Sendable {
         }
     }
 
+    /// Publishes the site in a tar archive (`SiteArchive`) as the environment's new current
+    /// version. The archive is unpacked beside the versions, checked whole, then deployed as a
+    /// directory; nothing is published when any entry is refused.
+    @discardableResult
+    public func deploy(archive: [UInt8], to kind: EnvironmentKind, maxUnpackedBytes: Int) throws -> Int {
+        let manager = FileManager.default
+        let upload = environmentDirectory(kind).appendingPathComponent(".upload-\(UUID().uuidString)", isDirectory: true)
+        defer { try? manager.removeItem(at: upload) }
+        do {
+            try manager.createDirectory(at: upload, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw HTML5Error.storageFailed(error.localizedDescription)
+        }
+        do {
+            try SiteArchive.unpack(archive, into: upload.path, maxUnpackedBytes: maxUnpackedBytes)
+        } catch {
+            throw HTML5Error.badArchive(error)
+        }
+        return try deploy(directory: upload.path, to: kind)
+    }
+
     /// Serves the version before the current one again; the newer ones stay until pruned.
     @discardableResult
     public func rollback(_ kind: EnvironmentKind) throws -> Int {

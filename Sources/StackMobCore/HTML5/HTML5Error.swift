@@ -1,5 +1,6 @@
 /// What can go wrong deploying or serving an HTML5 app; messages are safe to show a client or an
-/// operator (paths are the operator's own, or the client's request path).
+/// operator: the paths they name are relative to the deployed directory, the operator's own
+/// argument, or the client's request path, never the server's own.
 public enum HTML5Error: Error, Sendable, Equatable {
     // Deploy time (the CLI, later the admin API).
     case sourceNotFound(String)
@@ -12,6 +13,10 @@ public enum HTML5Error: Error, Sendable, Equatable {
     case noDeployedVersion(EnvironmentKind)
     case noPreviousVersion(EnvironmentKind)
     case storageFailed(String)
+    /// A directory deploy through the admin API outside `html5.deploy_root`, or with none set.
+    case outsideDeployRoot
+    /// An uploaded archive that cannot be deployed.
+    case badArchive(SiteArchiveError)
     // Request time.
     /// A request path that is not a plain path inside the site (`..`, `%2F`, a NUL, bad encoding).
     case invalidPath(String)
@@ -29,6 +34,9 @@ public enum HTML5Error: Error, Sendable, Equatable {
         case .noDeployedVersion(let kind): "Nothing is deployed to \(kind.rawValue)"
         case .noPreviousVersion(let kind): "\(kind.rawValue) has no earlier version to roll back to"
         case .storageFailed(let detail): "Could not write the deployed files: \(detail)"
+        case .outsideDeployRoot:
+            "Over the admin API only a directory under html5.deploy_root can be deployed (never the data directory); or upload the site as a .tar or .tar.gz"
+        case .badArchive(let error): error.message
         case .invalidPath(let path): "Invalid path '\(path)'"
         case .fileNotFound(let path): "No such file: \(path)"
         case .nothingDeployed(let kind): "No HTML5 app is deployed to \(kind.rawValue)"

@@ -32,7 +32,7 @@ enum HTML5Source {
         do {
             names = try manager.contentsOfDirectory(atPath: here)
         } catch {
-            throw HTML5Error.unreadableFile(here)
+            throw HTML5Error.unreadableFile(relative.isEmpty ? "." : relative)
         }
         // Hidden files (`.git`, `.env`, `.DS_Store`) are not published; the site never serves them.
         for name in names.sorted() where !name.hasPrefix(".") || name == ".well-known" {
@@ -43,19 +43,19 @@ enum HTML5Source {
             case .typeDirectory?:
                 try walk(root: root, relative: path, into: &entries)
             case .typeRegular?:
-                guard manager.isReadableFile(atPath: full) else { throw HTML5Error.unreadableFile(full) }
+                guard manager.isReadableFile(atPath: full) else { throw HTML5Error.unreadableFile(path) }
                 entries.append(Entry(relativePath: path, readPath: full))
             case .typeSymbolicLink?:
                 let target = URL(fileURLWithPath: full).resolvingSymlinksInPath().standardizedFileURL.path
-                guard target.hasPrefix(root + "/") else { throw HTML5Error.pathOutsideSource(full) }
+                guard target.hasPrefix(root + "/") else { throw HTML5Error.pathOutsideSource(path) }
                 // A dangling link fails here: there is nothing to read.
                 var targetIsDirectory: ObjCBool = false
-                guard manager.fileExists(atPath: target, isDirectory: &targetIsDirectory) else { throw HTML5Error.unreadableFile(full) }
-                guard !targetIsDirectory.boolValue else { throw HTML5Error.unsupportedFile(full) }
-                guard manager.isReadableFile(atPath: target) else { throw HTML5Error.unreadableFile(full) }
+                guard manager.fileExists(atPath: target, isDirectory: &targetIsDirectory) else { throw HTML5Error.unreadableFile(path) }
+                guard !targetIsDirectory.boolValue else { throw HTML5Error.unsupportedFile(path) }
+                guard manager.isReadableFile(atPath: target) else { throw HTML5Error.unreadableFile(path) }
                 entries.append(Entry(relativePath: path, readPath: target))
             default:
-                throw HTML5Error.unsupportedFile(full)
+                throw HTML5Error.unsupportedFile(path)
             }
         }
     }
@@ -73,7 +73,7 @@ enum HTML5Source {
             do {
                 try manager.copyItem(atPath: entry.readPath, toPath: destination.path)
             } catch {
-                throw HTML5Error.unreadableFile(entry.readPath)
+                throw HTML5Error.unreadableFile(entry.relativePath)
             }
             let suffix = URL(fileURLWithPath: entry.relativePath).pathExtension.lowercased()
             let size = (try? manager.attributesOfItem(atPath: destination.path))?[.size] as? Int ?? 0

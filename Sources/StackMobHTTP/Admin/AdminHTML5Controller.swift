@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOPosix
 import StackMobCore
 
 /// An environment's HTML5 app over the admin API (issue 22, through `HTML5Deployments`, the
@@ -6,7 +7,9 @@ import StackMobCore
 ///
 /// - `GET /_admin/environments/<env>/html5`: the version served (`current`, absent before the
 ///   first deploy) and the versions kept;
-/// - `POST /_admin/environments/<env>/html5/deploy` `{"directory": "<path on the server>"}`;
+/// - `POST /_admin/environments/<env>/html5/deploy` with the site as a `.tar` or `.tar.gz` body
+///   (`Content-Type: application/x-tar` or `application/gzip`), or `{"directory": "<path>"}` for a
+///   directory under `html5.deploy_root`: never any other path the server can read;
 /// - `POST /_admin/environments/<env>/html5/rollback`;
 /// - `POST /_admin/environments/production/html5/promote`: development's current files become
 ///   production's new version.
@@ -34,11 +37,36 @@ struct AdminHTML5Controller {
 
     @Sendable func deploy(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let kind = try AdminRequest.environment(context, backend: backend).kind
-        guard let directory = (try await AdminRequest.body(request)).objectValue?["directory"]?.stringValue, !directory.isEmpty else {
-            throw AdminError.badInput(key: "directory", "must be the path of a directory on the server")
+        let settings = backend.configuration.html5
+        if Self.isArchive(request) {
+            let limit = settings.maxArchiveBytes
+            let archive = Array(buffer: try await RequestBodyReader.bytes(request, limit: limit))
+            // Unpacking, copying and gzip take as long as the site is large: off the event loop.
+            let version = try await NIOThreadPool.singleton.runIfActive { [deployments] in
+                try deployments.deploy(archive: archive, to: kind, maxUnpackedBytes: 4 * limit)
+            }
+            return try await changed(context, kind: kind, action: "html5.deploy", version: version, detail: ["archive_bytes": .integer(Int64(archive.count))])
         }
-        let version = try deployments.deploy(directory: directory, to: kind)
+        guard let directory = (try await AdminRequest.body(request)).objectValue?["directory"]?.stringValue, !directory.isEmpty else {
+            throw AdminError.badInput(key: "directory", "must be a directory under html5.deploy_root; or send the site as a .tar or .tar.gz body")
+        }
+        guard let root = settings.deployRoot else { throw HTML5Error.outsideDeployRoot }
+        let source = try DeployRoot.resolve(directory, root: root, dataDirectory: backend.configuration.dataDirectory)
+        let version = try await NIOThreadPool.singleton.runIfActive { [deployments] in
+            do {
+                return try deployments.deploy(directory: source, to: kind)
+            } catch HTML5Error.sourceNotFound, HTML5Error.sourceNotADirectory {
+                // Named as the operator wrote it: the resolved path is the server's.
+                throw HTML5Error.sourceNotFound(directory)
+            }
+        }
         return try await changed(context, kind: kind, action: "html5.deploy", version: version, detail: ["directory": .string(directory)])
+    }
+
+    /// A body that is the site itself: a tar archive, gzip-compressed or not.
+    private static func isArchive(_ request: Request) -> Bool {
+        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingSpaces().lowercased() ?? ""
+        return ["application/x-tar", "application/tar", "application/gzip", "application/x-gzip", "application/octet-stream"].contains(type)
     }
 
     @Sendable func rollback(_ request: Request, context: StackMobRequestContext) async throws -> Response {

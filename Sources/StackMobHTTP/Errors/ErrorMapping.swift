@@ -130,10 +130,13 @@ enum ErrorMapping {
         case .invalidPath: Mapped(status: .badRequest, message: error.message, isClientError: true)
         case .fileNotFound, .nothingDeployed, .noDeployedVersion: Mapped(status: .notFound, message: error.message, isClientError: true)
         case .methodNotAllowed: Mapped(status: .methodNotAllowed, message: error.message, isClientError: true)
-        case .sourceNotFound, .sourceNotADirectory, .unreadableFile, .pathOutsideSource, .unsupportedFile, .noPreviousVersion:
+        case .sourceNotFound, .sourceNotADirectory, .unreadableFile, .pathOutsideSource, .unsupportedFile, .noPreviousVersion,
+            .outsideDeployRoot, .badArchive:
             // Deploy-time errors, for the admin API: the operator's request is what is wrong.
             Mapped(status: .badRequest, message: error.message, isClientError: true)
-        case .storageFailed: Mapped(status: .internalServerError, message: error.message, isClientError: false)
+        case .storageFailed:
+            // The detail (a system error, which may name a server path) is for the log only.
+            Mapped(status: .internalServerError, message: "Could not write the deployed files", isClientError: false)
         }
     }
 

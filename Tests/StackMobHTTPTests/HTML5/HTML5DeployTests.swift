@@ -85,10 +85,10 @@ struct HTML5DeployTests {
             try FileManager.default.createSymbolicLink(atPath: linked + "/home.html", withDestinationPath: "index.html")
             #expect(try deployments.deploy(directory: linked, to: .development) == 2)
             try FileManager.default.createSymbolicLink(atPath: linked + "/passwd", withDestinationPath: "/etc/passwd")
-            #expect(throws: HTML5Error.pathOutsideSource(linked + "/passwd")) { try deployments.deploy(directory: linked, to: .development) }
+            #expect(throws: HTML5Error.pathOutsideSource("passwd")) { try deployments.deploy(directory: linked, to: .development) }
             let dangling = try HTML5Fixture.source(["index.html": "ok"], in: directory)
             try FileManager.default.createSymbolicLink(atPath: dangling + "/gone.js", withDestinationPath: "missing.js")
-            #expect(throws: HTML5Error.unreadableFile(dangling + "/gone.js")) { try deployments.deploy(directory: dangling, to: .development) }
+            #expect(throws: HTML5Error.unreadableFile("gone.js")) { try deployments.deploy(directory: dangling, to: .development) }
             // A failed deploy changes nothing and leaves no staging directory behind.
             #expect(deployments.current(.development)?.number == 2)
             #expect(deployments.versions(.development) == [1, 2])
