@@ -6,7 +6,8 @@ Starts the built binary on a temporary data directory (scripts/harness.py), adds
 a field, create and edit an object and read it back through the StackMob API, filter, order and
 page a 1,000-object schema, send a push to a user and see it delivered (webhook sender, caught by
 a local HTTP server here), deploy development's schemas to production, and store a `<script>`
-value that must show as text without running. Screenshots go to docs/console/ (--screenshots).
+value that must show as text without running; an HTML file an app user uploaded, opened from the
+console, must not act with the operator's session. Screenshots go to docs/console/ (--screenshots).
 
 Needs Debian's `chromium` and `chromium-driver` and `pip install selenium`.
 
@@ -14,6 +15,7 @@ Usage:
   scripts/console_browser_test.py [--binary .build/debug/stackmob-server] [--screenshots docs/console]
 """
 import argparse
+import base64
 import http.server
 import json
 import os
@@ -264,6 +266,29 @@ class ConsoleTest:
         image = self.find("img.preview")
         loaded = self.driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image)
         self.expect(loaded == 1, f"the preview did not load: {loaded}")
+
+    def test_uploaded_page_cannot_act_as_the_operator(self):
+        """An app user stores an HTML file whose script, run with the operator's session, would
+        read the admin session and write through the admin API. Opened from the console's Data
+        page, and directly, it must run nothing: it is an attachment under a sandbox CSP."""
+        script = ("fetch('/_admin/session').then(r => r.json()).then(s => { document.title = 'pwned ' + s.csrf_token;"
+                  " return fetch('/_admin/environments/development/objects/pwned', {method: 'POST',"
+                  " headers: {'X-CSRF-Token': s.csrf_token, 'Content-Type': 'application/json'}, body: '{\"by\": \"script\"}'}); })")
+        page = f"<html><head><title>upload</title></head><body><script>{script}</script></body></html>"
+        envelope = ("Content-Type: text/html\nContent-Disposition: attachment; filename=page.html\nContent-Transfer-Encoding: base64\n\n"
+                    + base64.b64encode(page.encode()).decode())
+        status, created = self.api.request("POST", "/todo", {"title": "with a page", "photo": envelope})
+        self.expect(status == 201 and created["photo"].endswith("page.html"), f"upload: {status} {created}")
+        self.open("/development/data?schema=todo&f=title&o=&v=with+a+page")
+        console = self.driver.current_window_handle
+        self.find("#objects a[href$='page.html']").click()
+        time.sleep(2)
+        self.driver.switch_to.window(console)
+        self.driver.get(created["photo"])
+        time.sleep(2)
+        self.expect(not self.driver.title.startswith("pwned"), f"the uploaded page ran as the operator: {self.driver.title!r}")
+        status, stored = self.api.request("GET", "/pwned")
+        self.expect(status != 200 or stored == [], f"the uploaded page wrote through the admin API: {status} {stored}")
 
     def test_filter_and_page_1000(self):
         for n in range(1000):
