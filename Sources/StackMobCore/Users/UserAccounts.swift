@@ -44,9 +44,7 @@ public struct UserAccounts: Sendable {
     /// which then becomes the password (D8).
     public func login(_ schema: UserSchema, login: String, password: String, newPassword: String?) async throws -> TokenGrant {
         guard let stored = try await storedUser(schema, id: login) else {
-            // Spend the same time as for a real user, so timing does not reveal which logins exist.
-            _ = await datastore.passwordHasher.verify(
-                password, against: "pbkdf2-sha256$\(datastore.passwordHasher.rounds)$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+            await datastore.passwordHasher.verifyUnknownLogin(password)
             throw UserAccountError.accessDenied
         }
         let hash = stored[schema.passwordField]?.stringValue ?? ""
