@@ -154,6 +154,8 @@ let package = Package(
                 // RawConnection: requests no HTTP client would send.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // OAuth1Signer's oauth_body_hash, computed apart from the server's.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/StackMobTestSupport"
         ),

@@ -81,6 +81,32 @@ struct CookieSessionTests {
         }
     }
 
+    /// Over HTTP only timing tells whether a dummy hash was verified (no seam counts hashes), so
+    /// the hash is made slow: at 400,000 rounds a verification takes tens of milliseconds, and a
+    /// refusal without one about one. Medians of interleaved attempts, with a generous factor,
+    /// for a loaded machine.
+    @Test("an unknown login is refused as late as a known one with a wrong password: a dummy hash is verified")
+    func unknownLoginTakesAsLong() async throws {
+        try await TestServer.run(configure: { $0.passwordRounds = 400_000 }) { client in
+            #expect(try await client.post("/user", ["username": "jo", "password": "pw-Secret-1"]).status == .created)
+            var known: [Duration] = []
+            var unknown: [Duration] = []
+            for _ in 0..<5 {
+                let start = ContinuousClock.now
+                let wrong = try await client.oauth1(.get, "/user/login?username=jo&password=wrong", shape: .java)
+                known.append(ContinuousClock.now - start)
+                let middle = ContinuousClock.now
+                let nobody = try await client.oauth1(.get, "/user/login?username=nobody&password=wrong", shape: .java)
+                unknown.append(ContinuousClock.now - middle)
+                #expect(wrong.status == .unauthorized && nobody.status == .unauthorized)
+            }
+            let knownMedian = known.sorted()[2]
+            let unknownMedian = unknown.sorted()[2]
+            #expect(knownMedian > .milliseconds(5), "the hash is too fast to tell: \(known)")
+            #expect(unknownMedian >= knownMedian / 2, "unknown \(unknown), known \(known)")
+        }
+    }
+
     @Test("the cookie session's user may resetPassword and read loggedInUser under an OAuth 1.0 signature; without the cookie: 401")
     func resetPasswordAndLoggedInUser() async throws {
         try await TestServer.run { client in

@@ -85,7 +85,7 @@ struct PasswordFlowTests {
 
 @Suite("Users: the e-mail field of forgotPassword")
 struct EmailFieldTests {
-    @Test("X-StackMob-FieldTypes marks the e-mail field; a configured email_field wins")
+    @Test("X-StackMob-FieldTypes from a private-key request marks the e-mail field; a configured email_field wins")
     func fieldTypesMarksEmail() async throws {
         try await TestServer.withDataDirectory { directory in
             var configuration = TestServer.configuration(dataDirectory: directory)
@@ -93,20 +93,51 @@ struct EmailFieldTests {
                 UserSchema(), UserSchema(name: "member", loginField: "name", passwordField: "pass", emailField: "mail"),
             ]
             try await TestServer.run(configuration: configuration) { client in
-                let created = try await client.post(
-                    "/user", ["username": "jo", "password": "pw", "contact": "jo@example.com", "email": "other@example.com"],
+                let created = try await client.oauth1(
+                    .post, "/user", shape: .java, json: ["username": "jo", "password": "pw", "contact": "jo@example.com", "email": "other@example.com"],
                     headers: ["X-StackMob-FieldTypes": "location=geopoint&contact=forgotpassword"])
                 #expect(created.status == .created)
                 #expect(try await client.post("/user/forgotPassword", ["username": "jo"]).status == .ok)
                 #expect(try await PasswordFlowTests.temporaryPassword(in: directory).recipient == "jo@example.com")
                 #expect(
-                    try await client.post(
-                        "/member", ["name": "zoe", "pass": "pw", "mail": "zoe@example.com", "contact": "no@example.com"],
+                    try await client.oauth1(
+                        .post, "/member", shape: .java, json: ["name": "zoe", "pass": "pw", "mail": "zoe@example.com", "contact": "no@example.com"],
                         headers: ["X-StackMob-FieldTypes": "contact=forgotpassword"]
                     ).status == .created)
                 // The JS SDK sends {<loginField>: id}.
                 #expect(try await client.post("/member/forgotPassword", ["name": "zoe"]).status == .ok)
                 #expect(try await PasswordFlowTests.temporaryPassword(in: directory).recipient == "zoe@example.com")
+            }
+        }
+    }
+
+    @Test("the forgotpassword hint of an anonymous or logged-in caller changes nobody's mail; the field is stored as a string")
+    func callersHintIgnored() async throws {
+        try await TestServer.withDataDirectory { directory in
+            try await TestServer.run(configuration: TestServer.configuration(dataDirectory: directory)) { client in
+                let hint = ["X-StackMob-FieldTypes": "nickname=forgotpassword"]
+                #expect(
+                    try await client.post("/user", ["username": "carol", "password": "pw", "email": "carol@example.com", "nickname": "caz"]).status
+                        == .created)
+                // A stranger's sign-up names a field of theirs as where temporary passwords go: answered as any sign-up.
+                let mallory = try await client.post("/user", ["username": "mallory", "password": "pw", "nickname": "mallory@evil.example"], headers: hint)
+                #expect(mallory.status == .created, "\(mallory.text)")
+                #expect(mallory.object?["nickname"] == "mallory@evil.example")
+                // Logged in, on their own object.
+                let session = try await client.login([("username", "mallory"), ("password", "pw")])
+                let update = try await client.signed(
+                    .put, "/user/mallory", session: session, ts: Int64(Date().timeIntervalSince1970), json: ["nickname": "m@evil.example"],
+                    headers: hint)
+                #expect(update.status == .ok, "\(update.text)")
+                #expect(try await client.post("/user/forgotPassword", ["username": "carol"]).status == .ok)
+                #expect(try await PasswordFlowTests.temporaryPassword(in: directory).recipient == "carol@example.com")
+                #expect(try await client.post("/user/forgotPassword", ["username": "mallory"]).status == .unauthorized, "mallory has no email")
+                // Nothing was marked: the first marking, a private-key request's, still counts.
+                let marked = try await client.oauth1(
+                    .put, "/user/carol", shape: .java, json: ["nickname": "carol.nick@example.com"], headers: hint)
+                #expect(marked.status == .ok, "\(marked.text)")
+                #expect(try await client.post("/user/forgotPassword", ["username": "carol"]).status == .ok)
+                #expect(try await PasswordFlowTests.temporaryPassword(in: directory).recipient == "carol.nick@example.com")
             }
         }
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import StackMobCore
@@ -29,17 +30,20 @@ public enum OAuth1Signer {
     }
 
     /// The `Authorization` header value for `method target` (target = path plus raw query).
+    /// With `bodyHash`, the header carries `oauth_body_hash` and signs it as one of the oauth
+    /// parameters, as the stackmob-ruby gem's OAuth library does (OAuth Request Body Hash).
     public static func authorization(
         method: String, target: String, consumerKey: String, secret: String, shape: Shape, endpoint: Endpoint = Endpoint(),
-        timestamp: Int64, nonce: String = UUID().uuidString
+        timestamp: Int64, nonce: String = UUID().uuidString, bodyHash: String? = nil
     ) -> String {
         let question = target.firstIndex(of: "?")
         let path = question.map { String(target[..<$0]) } ?? target
         let query = question.map { String(target[target.index(after: $0)...]) } ?? ""
-        let oauth: [(String, String)] = [
-            ("oauth_consumer_key", consumerKey), ("oauth_nonce", nonce), ("oauth_signature_method", "HMAC-SHA1"),
-            ("oauth_timestamp", String(timestamp)), ("oauth_version", "1.0"),
-        ]
+        let oauth: [(String, String)] =
+            (bodyHash.map { [("oauth_body_hash", $0)] } ?? []) + [
+                ("oauth_consumer_key", consumerKey), ("oauth_nonce", nonce), ("oauth_signature_method", "HMAC-SHA1"),
+                ("oauth_timestamp", String(timestamp)), ("oauth_version", "1.0"),
+            ]
         let queryPairs: [(String, String)] = query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
@@ -67,6 +71,11 @@ public enum OAuth1Signer {
         }
     }
 
+    /// `oauth_body_hash` of a body: base64 of its SHA-1.
+    public static func bodyHash(_ body: [UInt8]) -> String {
+        Data(Insecure.SHA1.hash(data: body)).base64EncodedString()
+    }
+
     /// RFC 3986 unreserved characters stay; everything else is `%XX` (upper-case).
     public static func rfc3986(_ text: String) -> String {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -81,10 +90,14 @@ public enum OAuth1Signer {
 extension StackMobClient {
     /// A request signed with the environment's private key (no API-key header), as the given
     /// SDK shape signs it. Production when `version` ≥ 1.
+    ///
+    /// With `signedBody`, the signature covers a body too, as the stackmob-ruby gem signs one
+    /// (`oauth_body_hash`): the bytes `signedBody` stands for, which are those of `json` unless
+    /// the test sends another body than the one it signed.
     public func oauth1(
         _ method: HTTPRequest.Method, _ target: String, shape: OAuth1Signer.Shape, json: JSONValue? = nil,
         endpoint: OAuth1Signer.Endpoint = OAuth1Signer.Endpoint(), timestamp: Int64 = Int64(Date().timeIntervalSince1970),
-        nonce: String = UUID().uuidString, secret: String? = nil, headers: [String: String] = [:]
+        nonce: String = UUID().uuidString, secret: String? = nil, headers: [String: String] = [:], signedBody: SignedBody? = nil
     ) async throws -> APIResponse {
         let production = version >= 1
         let consumerKey = production ? TestServer.productionPublicKey : TestServer.developmentPublicKey
@@ -92,7 +105,22 @@ extension StackMobClient {
         var headers = headers
         headers["Authorization"] = OAuth1Signer.authorization(
             method: method.rawValue, target: target, consumerKey: consumerKey, secret: privateKey, shape: shape, endpoint: endpoint,
-            timestamp: timestamp, nonce: nonce)
+            timestamp: timestamp, nonce: nonce, bodyHash: signedBody.map { OAuth1Signer.bodyHash($0.bytes(sent: json)) })
         return try await withoutKey.request(method, target, json: json, headers: headers)
+    }
+
+    /// The body an OAuth 1.0 request signs with `oauth_body_hash`.
+    public enum SignedBody: Sendable {
+        /// The body sent (nothing when there is none).
+        case sent
+        /// Another body: the one the client signed before the sent one replaced it.
+        case other(JSONValue)
+
+        func bytes(sent json: JSONValue?) -> [UInt8] {
+            switch self {
+            case .sent: json.map { JSONWriter.bytes($0, omittingNulls: false) } ?? []
+            case .other(let signed): JSONWriter.bytes(signed, omittingNulls: false)
+            }
+        }
     }
 }

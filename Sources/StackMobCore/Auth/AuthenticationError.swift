@@ -18,6 +18,9 @@ public enum AuthenticationError: Error, Sendable, Equatable {
     case replayedOAuthNonce
     /// No candidate base URL and parameter form gives this OAuth 1.0 signature.
     case badOAuthSignature
+    /// A good OAuth 1.0 signature over an `oauth_body_hash` that is not the SHA-1 of the body
+    /// received: the body was changed after it was signed.
+    case badOAuthBodyHash
     /// An `Authorization: MAC` header that does not parse.
     case malformedAuthorization
     case expiredAccessToken
@@ -40,6 +43,7 @@ public enum AuthenticationError: Error, Sendable, Equatable {
         case .staleOAuthTimestamp: "The oauth_timestamp is too far from the server's clock"
         case .replayedOAuthNonce: "This OAuth-signed request was already received (replayed nonce)"
         case .badOAuthSignature: "The OAuth signature does not match the request"
+        case .badOAuthBodyHash: "The oauth_body_hash does not match the request body"
         case .malformedAuthorization: "Malformed Authorization header: expected MAC id=\"…\",ts=\"…\",nonce=\"…\",mac=\"…\""
         case .expiredAccessToken: "The access token has expired: refresh it or log in again"
         case .staleTimestamp: "The MAC timestamp is too far from the server's clock"

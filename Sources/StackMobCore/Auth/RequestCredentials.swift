@@ -22,10 +22,13 @@ public struct RequestCredentials: Sendable {
     public var forwardedPort: String?
     /// `Cookie`, for the legacy OAuth 1.0 cookie session (§8.9).
     public var cookie: String?
+    /// The SHA-1 of the body as received, when an OAuth 1.0 header names `oauth_body_hash` (the
+    /// HTTP layer reads the body before authentication only then); nil otherwise.
+    public var bodySHA1: [UInt8]?
 
     public init(
         apiKey: String? = nil, authorization: String? = nil, method: String = "GET", target: String = "/",
-        host: String? = nil, forwardedProto: String? = nil, forwardedPort: String? = nil, cookie: String? = nil, wireMethod: String? = nil
+        host: String? = nil, forwardedProto: String? = nil, forwardedPort: String? = nil, cookie: String? = nil, wireMethod: String? = nil, bodySHA1: [UInt8]? = nil
     ) {
         self.apiKey = apiKey
         self.authorization = authorization
@@ -36,6 +39,7 @@ public struct RequestCredentials: Sendable {
         self.forwardedProto = forwardedProto
         self.forwardedPort = forwardedPort
         self.cookie = cookie
+        self.bodySHA1 = bodySHA1
     }
 
     /// The verbs a signature may cover (§2.9, §3.2 step 4, D19): a client that sends an override

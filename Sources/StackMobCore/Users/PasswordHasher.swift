@@ -28,6 +28,19 @@ public struct PasswordHasher: Sendable {
         await Task.detached { verifyNow(password, against: stored) }.value
     }
 
+    /// Spends the time of `verify` on a login that does not exist: every login path calls it
+    /// where it would have verified the user's hash, so that an unknown login is refused as late
+    /// as a known one with a wrong password, and timing does not tell which logins exist.
+    public func verifyUnknownLogin(_ password: String) async {
+        _ = await verify(password, against: unknownLoginHash)
+    }
+
+    /// A stored form with this hasher's rounds whose hash (all zero bytes) no password derives
+    /// to in practice.
+    private var unknownLoginHash: String {
+        "pbkdf2-sha256$\(rounds)$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+    }
+
     private func hashNow(_ password: String) -> String {
         var salt = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()

@@ -3,9 +3,11 @@ extension UserAccounts {
     /// Returns the user (without its password) and the cookie value, which is stored only as a
     /// hash. Any failure is `invalidCookieLogin`, whose text contains `Invalid`.
     public func cookieLogin(_ schema: UserSchema, login: String, password: String) async throws -> (user: JSONObject, cookie: String) {
-        guard let stored = try await storedUser(schema, id: login),
-            await datastore.passwordHasher.verify(password, against: stored[schema.passwordField]?.stringValue ?? "")
-        else {
+        guard let stored = try await storedUser(schema, id: login) else {
+            await datastore.passwordHasher.verifyUnknownLogin(password)
+            throw UserAccountError.invalidCookieLogin
+        }
+        guard await datastore.passwordHasher.verify(password, against: stored[schema.passwordField]?.stringValue ?? "") else {
             throw UserAccountError.invalidCookieLogin
         }
         let cookie = SessionSecrets.generateToken()

@@ -1,3 +1,5 @@
+import Foundation
+
 extension UserAccounts {
     /// Verifies a two-legged OAuth 1.0 HMAC-SHA1 signature made with this environment's key
     /// pair (PROTOCOL §3.3, D13): consumer key = public key, secret = private key.
@@ -14,6 +16,7 @@ extension UserAccounts {
         let window = SignatureTimestampWindow(seconds: Int64(settings.oauth1TimestampWindowSeconds))
         guard window.admits(timestamp, now: now) else { throw .staleOAuthTimestamp }
         guard OAuth1Verification.matches(authorization, secret: keys.privateKey, credentials) else { throw .badOAuthSignature }
+        guard OAuth1Verification.bodyMatches(authorization, credentials) else { throw .badOAuthBodyHash }
         // Recorded only once the signature is good, so forged requests cannot fill the cache.
         let keepUntil = window.nonceExpiry(for: timestamp, now: now)
         // Fails closed: when the shared replay cache cannot answer, the request is refused.
@@ -40,5 +43,16 @@ public enum OAuth1Verification {
             }
         }
         return matched
+    }
+
+    /// Whether the body is the one signed. The OAuth Request Body Hash extension (oauth-bodyhash
+    /// 1.0) signs a body as the `oauth_body_hash` parameter, base64 of the SHA-1 of the raw body
+    /// (of nothing when there is none), which enters the base string like any `oauth_*`
+    /// parameter; the stackmob-ruby gem sends it. The SDKs of PROTOCOL §3.3 sign no body and send
+    /// no `oauth_body_hash`: without it, the body is not checked.
+    public static func bodyMatches(_ authorization: OAuth1Authorization, _ credentials: RequestCredentials) -> Bool {
+        guard let claimed = authorization.value("oauth_body_hash") else { return true }
+        guard let digest = credentials.bodySHA1, let decoded = Data(base64Encoded: claimed) else { return false }
+        return Array(decoded) == digest
     }
 }

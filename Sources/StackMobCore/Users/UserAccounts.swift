@@ -44,9 +44,7 @@ public struct UserAccounts: Sendable {
     /// which then becomes the password (D8).
     public func login(_ schema: UserSchema, login: String, password: String, newPassword: String?) async throws -> TokenGrant {
         guard let stored = try await storedUser(schema, id: login) else {
-            // Spend the same time as for a real user, so timing does not reveal which logins exist.
-            _ = await datastore.passwordHasher.verify(
-                password, against: "pbkdf2-sha256$\(datastore.passwordHasher.rounds)$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+            await datastore.passwordHasher.verifyUnknownLogin(password)
             throw UserAccountError.accessDenied
         }
         let hash = stored[schema.passwordField]?.stringValue ?? ""
@@ -141,8 +139,15 @@ public struct UserAccounts: Sendable {
 
     /// `X-StackMob-FieldTypes: <field>=forgotpassword` on a user-schema write (§6.6): marks the
     /// field holding the e-mail address, unless configuration names one.
-    public func markEmailField(_ schema: UserSchema, fieldTypes header: String) async throws {
-        guard schema.emailField == nil,
+    ///
+    /// Only a private-key (OAuth 1.0) request marks it: the marking decides where every user's
+    /// temporary password is mailed, so it is the app's choice, never a caller's. From anyone
+    /// else the hint is ignored without an error: the Java SDK sends the header with every model
+    /// save (PROTOCOL §2.4), sign-ups included, and such a save must keep working. The field
+    /// itself is stored as any field is (a string); an app whose e-mail field is not `email`
+    /// configures `email_field`.
+    public func markEmailField(_ schema: UserSchema, fieldTypes header: String, caller: Caller) async throws {
+        guard caller.isPrivateKey, schema.emailField == nil,
             let field = FieldTypesHeader.parse(header).first(where: { $0.type == "forgotpassword" })?.path,
             Identifier.isValidFieldName(field), field != schema.passwordField, field != schema.loginField
         else { return }

@@ -44,7 +44,7 @@ struct UserController: Sendable {
         case .write(let schema, let fieldTypes, let users):
             let response = try await next(request, context)
             if (200..<300).contains(response.status.code) {
-                try await users.markEmailField(schema, fieldTypes: fieldTypes)
+                try await users.markEmailField(schema, fieldTypes: fieldTypes, caller: context.caller)
             }
             return response
         case .action(let action, let schema, let users):

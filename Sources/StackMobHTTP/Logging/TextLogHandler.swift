@@ -65,7 +65,11 @@ public struct TextLogHandler: LogHandler {
         write(level: event.level, pretty: Self.prettify(metadata, event.metadata ?? [:]), source: event.source, message: event.message.description)
     }
 
+    /// `pretty` and `message` may hold what a client sent: their control characters are escaped
+    /// (`escapingControls`), so that a line stays one line.
     private func write(level: Logger.Level, pretty: String, source: String, message: String) {
+        let pretty = Self.escapingControls(pretty)
+        let message = Self.escapingControls(message)
         var line = timestamps.current()
         // One allocation for the whole line, where growing it took several.
         line.reserveCapacity(line.utf8.count + label.utf8.count + pretty.utf8.count + message.utf8.count + 48)
@@ -166,11 +170,13 @@ extension TextLogHandler: RequestLineLogging {
         output.write(bytes, immediately: false)
     }
 
+    /// Keys and values escaped as `write` escapes them: the path and the logger's metadata are
+    /// the client's in part.
     private static func appendPair(_ key: String, _ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: " "))
-        append(key, to: &bytes)
+        appendEscaped(key, to: &bytes)
         bytes.append(UInt8(ascii: "="))
-        append(value, to: &bytes)
+        appendEscaped(value, to: &bytes)
     }
 
     /// A string's bytes, copied as one block: `+= string.utf8` went through the generic

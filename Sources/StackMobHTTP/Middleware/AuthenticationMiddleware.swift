@@ -10,21 +10,29 @@ struct AuthenticationMiddleware: RouterMiddleware {
     let authenticator = RequestAuthenticator()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await next(request, try await authenticated(request, context: context))
+        var request = request
+        let context = try await authenticated(&request, context: context)
+        return try await next(request, context)
     }
 
-    /// The context with the request's environment and caller.
-    nonisolated(nonsending) func authenticated(_ request: Request, context: Context) async throws -> Context {
+    /// The context with the request's environment and caller. A request whose OAuth 1.0 header
+    /// signs its body (`oauth_body_hash`) has its body read here, and handed on in `request`.
+    nonisolated(nonsending) func authenticated(_ request: inout Request, context: Context) async throws -> Context {
         if request.method == .head && request.uri.path == "/" {
             return context
         }
         let version = APIVersion.parse(accept: request.headers.value(of: .accept))
         let environment = backend.environment(EnvironmentKind(apiVersion: version))
+        let authorization = request.headers.value(of: .authorization)
+        var bodySHA1: [UInt8]?
+        if let authorization, authorization.hasPrefix("OAuth ") {
+            bodySHA1 = try await SignedBody.sha1(of: &request, authorization: authorization, limit: backend.configuration.maxBodyBytes)
+        }
         let credentials = RequestCredentials(
-            apiKey: request.headers.value(of: .stackMobAPIKey), authorization: request.headers.value(of: .authorization),
+            apiKey: request.headers.value(of: .stackMobAPIKey), authorization: authorization,
             method: request.method.rawValue, target: request.uri.string, host: request.head.authority,
             forwardedProto: request.headers.value(of: .xForwardedProto), forwardedPort: request.headers.value(of: .xForwardedPort),
-            cookie: request.headers.value(of: .cookie), wireMethod: context.wireMethod?.rawValue)
+            cookie: request.headers.value(of: .cookie), wireMethod: context.wireMethod?.rawValue, bodySHA1: bodySHA1)
         var context = context
         context.environment = environment
         if credentials.authorization?.hasPrefix("OAuth ") == true {

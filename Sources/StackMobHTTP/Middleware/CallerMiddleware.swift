@@ -15,7 +15,8 @@ struct CallerMiddleware {
     nonisolated(nonsending) func respond(
         to request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let context = try await authentication.authenticated(request, context: context)
+        var request = request
+        let context = try await authentication.authenticated(&request, context: context)
         guard context.environment != nil else { return try await next(request, context) }
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
         if let claim = users.claim(request, context: context, segments: segments) {

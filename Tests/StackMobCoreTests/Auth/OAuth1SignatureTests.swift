@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import Testing
 
 @testable import StackMobCore
@@ -94,5 +96,23 @@ struct OAuth1SignatureTests {
         var otherMethod = good
         otherMethod.method = "DELETE"
         #expect(!OAuth1Verification.matches(authorization, secret: "sk", otherMethod))
+    }
+
+    @Test("oauth_body_hash: the body's SHA-1 must match; no hash, no check; a hash without a digest or undecodable fails")
+    func bodyHash() {
+        let body = Array(#"{"title":"signed"}"#.utf8)
+        let digest = Array(Insecure.SHA1.hash(data: body))
+        let hash = Data(digest).base64EncodedString()
+        func authorization(_ bodyHash: String?) -> OAuth1Authorization {
+            OAuth1Authorization(parameters: [("oauth_consumer_key", "pk")] + (bodyHash.map { [("oauth_body_hash", $0)] } ?? []), signature: "s")
+        }
+        #expect(OAuth1Verification.bodyMatches(authorization(hash), RequestCredentials(bodySHA1: digest)))
+        #expect(!OAuth1Verification.bodyMatches(authorization(hash), RequestCredentials(bodySHA1: Array(Insecure.SHA1.hash(data: body + [32])))))
+        #expect(!OAuth1Verification.bodyMatches(authorization(hash), RequestCredentials()))
+        #expect(!OAuth1Verification.bodyMatches(authorization("not base64!"), RequestCredentials(bodySHA1: digest)))
+        #expect(OAuth1Verification.bodyMatches(authorization(nil), RequestCredentials()))
+        #expect(OAuth1Verification.bodyMatches(authorization(nil), RequestCredentials(bodySHA1: [1, 2, 3])))
+        // No body: the SHA-1 of no bytes.
+        #expect(OAuth1Verification.bodyMatches(authorization("2jmj7l5rSw0yVb/vlWAYkK/YBwk="), RequestCredentials(bodySHA1: Array(Insecure.SHA1.hash(data: [UInt8]())))))
     }
 }

@@ -53,6 +53,46 @@ struct LogFormatTests {
         }
     }
 
+    @Test("a login holding a newline, a carriage return and an escape sequence stays on its one text line, escaped")
+    func forgedLine() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let (server, port) = try await OperationsHarness.serve(["--data-dir", "\(directory)/data"], in: directory)
+            let forged = "1999-01-01T00:00:00+0000 notice stackmob: sm.operator=root [StackMobHTTP] Operator signed in"
+            let login = "eve\n\(forged)\r\t\u{1B}[2J"
+            try await OperationsHarness.withClient(port: port) { client in
+                #expect(try await client.post("/user", ["username": .string(login), "password": "pw"]).status == .created)
+                _ = try await client.login([("username", login), ("password", "pw")])
+            }
+            #expect(try await server.waitForLog(containing: "User logged in"), "\(server.log)")
+            #expect(await server.terminate() == 0)
+            let lines = server.log.split(separator: "\n")
+            #expect(!lines.contains { $0.hasPrefix("1999-01-01") }, "\(server.log)")
+            let loggedIn = try #require(lines.first { $0.contains("User logged in") })
+            #expect(loggedIn.contains("sm.user=eve\\n\(forged)\\r\\t\\u{1B}[2J"), "\(loggedIn)")
+            #expect(!server.log.utf8.contains { $0 == 0x0D || $0 == 0x09 || $0 == 0x1B }, "\(server.log)")
+        }
+    }
+
+    @Test("control characters in messages, metadata keys and values and the request line are escaped; other text is kept")
+    func controlCharacters() async throws {
+        #expect(TextLogHandler.escapingControls("a\nb\rc\td\u{1B}[0m\u{7F}\u{0}\u{85}é©\\n") == "a\\nb\\rc\\td\\u{1B}[0m\\u{7F}\\u{0}\\u{85}é©\\n")
+        // Without any, the string itself comes back, not a copy (every request line passes here).
+        let clean = "GET /user/alice?x=%0A sm.user=alice é"
+        let escaped = TextLogHandler.escapingControls(clean)
+        #expect(escaped == clean)
+        #expect(clean.utf8.withContiguousStorageIfAvailable { $0.baseAddress } == escaped.utf8.withContiguousStorageIfAvailable { $0.baseAddress })
+        let lines = try await Self.captured { output in
+            var logger = Logger(label: "stackmob") { _ in TextLogHandler(label: "stackmob", timestamps: .local(), output: output) }
+            logger[metadataKey: "sm.user"] = "eve\nforged"
+            logger.info("one\ntwo", metadata: ["sm.k\r": "v\u{1B}"])
+            logger.logRequest(RequestLogLine(method: "GET", path: "/user/eve\nforged", status: 200, duration: .zero))
+        }
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.hasSuffix(#"sm.k\r=v\u{1B} sm.user=eve\nforged [StackMobHTTPTests] one\ntwo"#) == true, "\(lines)")
+        #expect(lines.last?.contains(#"sm.path=/user/eve\nforged sm.status=200"#) == true, "\(lines)")
+        #expect(lines.last?.contains(#"sm.user=eve\nforged"#) == true, "\(lines)")
+    }
+
     @Test("a line's own metadata wins over the logger's, the pairs sorted by key")
     func metadataMerge() {
         let pretty = TextLogHandler.prettify(["sm.b": "logger", "hb.request.id": "7"], ["sm.b": "line", "sm.a": "x y"])
