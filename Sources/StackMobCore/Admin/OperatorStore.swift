@@ -19,7 +19,7 @@ public struct OperatorStore: Sendable {
     public func add(name: String, password: String) async throws {
         guard Self.isValidName(name) else { throw AdminError.badInput(key: "name", "must be lower-case letters, digits and underscores") }
         guard password.count >= 8 else { throw AdminError.badInput(key: "password", "must be at least 8 characters long") }
-        let hash = await hasher.hash(password)
+        let hash = try await hasher.hash(password)
         let audit = AuditRecord(at: clock.nowMilliseconds(), operatorName: name, action: "operator.add", detail: ["name": .string(name)])
         try await storage.insertOperator(name: name, passwordHash: hash, audit: audit)
     }
@@ -34,7 +34,7 @@ public struct OperatorStore: Sendable {
         // spelling the database reads differently can stand for another operator's.
         guard Self.isValidName(name), let stored = try await storage.passwordHash(ofOperator: name) else {
             // As slow as a wrong password, so the answer's timing does not tell which names exist.
-            _ = await hasher.hash(password)
+            await hasher.verifyUnknownLogin(password)
             return nil
         }
         guard await hasher.verify(password, against: stored) else { return nil }

@@ -14,7 +14,7 @@ extension Datastore {
         let target = try Self.relatedSchemaName(field: field, in: registry.definition(named: name))
         // The parent's id becomes a stored primary key when the parent is created (D5).
         guard !FieldValueRules.containsNUL(parentID) else { throw DatastoreError.containsNUL(field: primaryKeyName(for: name)) }
-        let prepared = await preparedElements(elements, for: target)
+        let prepared = try await preparedElements(elements, for: target)
         let now = clock.nowMilliseconds()
         return try await storage.write { writer in
             let graph = RelationGraphWriter(datastore: self, writer: writer, caller: caller, now: now)

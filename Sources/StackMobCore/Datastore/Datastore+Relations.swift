@@ -5,6 +5,9 @@ extension Datastore {
     public func upsertGraph(_ body: JSONObject, in schemaName: String, relations: RelationMap, caller: Caller) async throws -> WriteResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         _ = try existingSchema(name)
+        guard passwordCount(in: body, schema: name, relations: relations) <= Self.maxPasswordsPerRequest else {
+            throw DatastoreError.tooManyPasswords(limit: Self.maxPasswordsPerRequest)
+        }
         let body = try await hashingNestedPasswords(in: body, schema: name, relations: relations)
         let id = try primaryKeyValue(in: body, schema: name)
         let now = clock.nowMilliseconds()
@@ -67,6 +70,26 @@ extension Datastore {
         RelationLoader(
             registry: registry, admit: { schema in self.presenter(for: schema) },
             visibleRows: { schema, reader in try await self.readFilter(for: schema, caller: caller, reader: reader) })
+    }
+
+    /// The passwords a graph would have hashed, counted before any is: the same walk as
+    /// `hashingNestedPasswords`.
+    private func passwordCount(in body: JSONObject, schema name: String, relations: RelationMap) -> Int {
+        var count = userSchemas[name].map { body[$0.passwordField]?.stringValue != nil ? 1 : 0 } ?? 0
+        for (field, entry) in relations.entries {
+            let target = registry.definition(named: name)?.type(of: field)?.relationTarget ?? entry.target
+            switch body[field] {
+            case .object(let related)?:
+                count += passwordCount(in: related, schema: target, relations: entry.children)
+            case .array(let elements)?:
+                for case .object(let related) in elements {
+                    count += passwordCount(in: related, schema: target, relations: entry.children)
+                }
+            default:
+                break
+            }
+        }
+        return count
     }
 
     /// Hashes passwords of nested user objects before the transaction: hashing is slow on purpose

@@ -61,7 +61,7 @@ extension Datastore {
     public func createMany(_ elements: [JSONValue], in schemaName: String, caller: Caller) async throws -> BulkResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         _ = try existingSchema(name)
-        let prepared = await preparedElements(elements, for: name)
+        let prepared = try await preparedElements(elements, for: name)
         let now = clock.nowMilliseconds()
         return try await storage.write { writer in
             var schema = self.registry.definition(named: name)
@@ -152,7 +152,14 @@ extension Datastore {
     /// The elements of a bulk body, each with its id and its body ready to write (passwords
     /// hashed); a nil body marks an element that cannot be created: listed in `failed`, with a
     /// generated id when it had none (D4).
-    func preparedElements(_ elements: [JSONValue], for schema: String) async -> [(id: String, body: JSONObject?)] {
+    ///
+    /// - Throws: `tooManyPasswords` past `maxPasswordsPerRequest`, before anything is hashed;
+    ///   `cancelled` when the request is cancelled between two hashes.
+    func preparedElements(_ elements: [JSONValue], for schema: String) async throws(DatastoreError) -> [(id: String, body: JSONObject?)] {
+        if let userSchema = userSchemas[schema] {
+            let passwords = elements.count(where: { $0.objectValue?[userSchema.passwordField]?.stringValue != nil })
+            guard passwords <= Self.maxPasswordsPerRequest else { throw .tooManyPasswords(limit: Self.maxPasswordsPerRequest) }
+        }
         var prepared: [(id: String, body: JSONObject?)] = []
         prepared.reserveCapacity(elements.count)
         for element in elements {
@@ -160,9 +167,15 @@ extension Datastore {
                 prepared.append((ObjectID.generate(), nil))
                 continue
             }
-            guard let body = try? await hashingPasswords(in: object, schema: schema),
-                let id = try? primaryKeyValue(in: body, schema: schema)
-            else {
+            let hashed: JSONObject?
+            do {
+                hashed = try await hashingPasswords(in: object, schema: schema)
+            } catch .cancelled {
+                throw .cancelled
+            } catch {
+                hashed = nil
+            }
+            guard let body = hashed, let id = try? primaryKeyValue(in: body, schema: schema) else {
                 prepared.append((object[primaryKeyName(for: schema)]?.stringValue ?? ObjectID.generate(), nil))
                 continue
             }
@@ -191,6 +204,10 @@ extension Datastore {
         }
     }
 
+    /// The most passwords one request may have hashed: each takes tens of milliseconds of CPU on
+    /// purpose, so a bulk sign-up of hundreds in a few kilobytes would be minutes of CPU for free.
+    public static let maxPasswordsPerRequest = 20
+
     /// Replaces a plaintext password with its hash. Done before the write transaction: hashing is
     /// deliberately slow and must not hold the database's single writer. A password holding
     /// U+0000 is refused as any other string would be (`ObjectWritePlanner`, which sees only the
@@ -199,7 +216,11 @@ extension Datastore {
         guard let userSchema = userSchemas[name], case .string(let password)? = body[userSchema.passwordField] else { return body }
         guard !FieldValueRules.containsNUL(password) else { throw .containsNUL(field: userSchema.passwordField) }
         var hashed = body
-        hashed[userSchema.passwordField] = .string(await passwordHasher.hash(password))
+        do {
+            hashed[userSchema.passwordField] = .string(try await passwordHasher.hash(password))
+        } catch {
+            throw .cancelled
+        }
         return hashed
     }
 }

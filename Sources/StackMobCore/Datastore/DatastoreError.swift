@@ -34,6 +34,11 @@ public enum DatastoreError: Error, Sendable, Equatable {
     /// A string to store (a value, anywhere in an array, or an id) holding U+0000, which
     /// PostgreSQL's `text` cannot hold: refused on every engine rather than cut.
     case containsNUL(field: String)
+    /// A request carrying more passwords to hash than `Datastore.maxPasswordsPerRequest`.
+    case tooManyPasswords(limit: Int)
+    /// The request was cancelled (past its deadline, or its client gone) before its passwords
+    /// were hashed; nothing was written.
+    case cancelled
 
     public var message: String {
         switch self {
@@ -75,6 +80,10 @@ public enum DatastoreError: Error, Sendable, Equatable {
             "Schema '\(schema)' cannot have more than \(limit) fields"
         case .containsNUL(let field):
             "field \"\(field)\" contains U+0000, which cannot be stored"
+        case .tooManyPasswords(let limit):
+            "A request may set at most \(limit) user passwords (bulk elements and related objects together); send the rest in further requests"
+        case .cancelled:
+            "The request was cancelled before it was carried out"
         case .invalidTimestamp(let field):
             "\(field) must be an integer number of milliseconds since the epoch, from 0 to \(ObjectTimestamps.acceptedRange.upperBound)"
         }

@@ -51,6 +51,8 @@ public struct Backend: Sendable {
         let (keys, generated) = try KeyStore(dataDirectory: directory).resolve(configuration)
         var environments: [EnvironmentKind: AppEnvironment] = [:]
         var operators: OperatorStore?
+        // One gate for every password hash the server makes: as many at once as there are cores.
+        let hasher = PasswordHasher(rounds: configuration.passwordRounds)
         for kind in EnvironmentKind.allCases {
             let settings = configuration.settings(for: kind)
             let registry = SchemaRegistry()
@@ -60,10 +62,10 @@ public struct Backend: Sendable {
                 storage: instrument(kind, storage.engine), registry: registry, inferenceEnabled: settings.schemaInference,
                 userSchemas: settings.userSchemas, relationships: settings.relationships,
                 schemas: settings.schemas.values.sorted { $0.name < $1.name }, clock: clock,
-                passwordHasher: PasswordHasher(rounds: configuration.passwordRounds), access: settings.access)
+                passwordHasher: hasher, access: settings.access)
             if kind == .production {
                 operators = OperatorStore(
-                    storage: storage.operators, hasher: PasswordHasher(rounds: configuration.passwordRounds), clock: clock)
+                    storage: storage.operators, hasher: hasher, clock: clock)
             }
             let users = UserAccounts(
                 datastore: datastore, store: storage.tokens, settings: settings, clock: clock,

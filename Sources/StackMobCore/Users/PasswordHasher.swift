@@ -11,21 +11,28 @@ public struct PasswordHasher: Sendable {
     public static let defaultRounds = 210_000
 
     public let rounds: Int
+    /// Shared by every hasher of one server: the hashes that run at once, logins first.
+    public let gate: HashingGate
 
-    public init(rounds: Int = PasswordHasher.defaultRounds) {
+    public init(rounds: Int = PasswordHasher.defaultRounds, gate: HashingGate = HashingGate(width: ProcessInfo.processInfo.activeProcessorCount)) {
         self.rounds = rounds
+        self.gate = gate
     }
 
-    /// Hashing and checking take about 24 ms of CPU each (`defaultRounds`), and run in a task of
-    /// their own on Swift's shared pool: the request that asks waits without holding its thread,
-    /// an HTTP connection's event loop, whose other connections would wait too (issue 19).
-    public func hash(_ password: String) async -> String {
-        await Task.detached { hashNow(password) }.value
+    /// Hashing and checking take about 24 ms of CPU each (`defaultRounds`), and run through the
+    /// gate on Swift's shared pool: the request that asks waits without holding its thread, an
+    /// HTTP connection's event loop, whose other connections would wait too.
+    /// - Throws: `CancellationError` when the task was cancelled before its turn (its request
+    ///   timed out, or its client left): nothing was hashed.
+    public func hash(_ password: String) async throws(CancellationError) -> String {
+        guard let hash = await gate.run(.write, { hashNow(password) }) else { throw CancellationError() }
+        return hash
     }
 
-    /// Whether `password` matches `stored`, compared in constant time (see `hash`).
+    /// Whether `password` matches `stored`, compared in constant time (see `hash`); false for a
+    /// task cancelled before its turn.
     public func verify(_ password: String, against stored: String) async -> Bool {
-        await Task.detached { verifyNow(password, against: stored) }.value
+        await gate.run(.login, { verifyNow(password, against: stored) }) ?? false
     }
 
     /// Spends the time of `verify` on a login that does not exist: every login path calls it

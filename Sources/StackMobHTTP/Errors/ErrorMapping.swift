@@ -62,8 +62,11 @@ enum ErrorMapping {
             status = .conflict
         case .invalidSchemaName, .invalidFieldName, .reservedSchemaName, .unknownSchema, .unknownField, .primaryKeyChange, .incompatibleType,
             .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp, .secondGeopoint, .tooManyFields,
-            .containsNUL:
+            .containsNUL, .tooManyPasswords:
             status = .badRequest
+        case .cancelled:
+            // Seen only by a client still there: the deadline answers 504 itself.
+            status = .serviceUnavailable
         }
         return Mapped(status: status, message: error.message, isClientError: true)
     }
