@@ -171,10 +171,15 @@ extension Datastore {
     /// caller may not read it, so that a right to create or update never works as a right to
     /// read what others stored.
     func answer(_ object: JSONObject, schema: SchemaDefinition, caller: Caller, reader: any StorageReader) async throws -> JSONObject {
-        guard let rows = try await readFilter(for: schema, caller: caller, reader: reader),
-            let id = object[schema.primaryKey]?.stringValue,
-            try await fetchVisible(schema, id: id, filter: rows, reader: reader) == nil
+        guard let id = object[schema.primaryKey]?.stringValue, try await !mayRead(object, schema: schema, caller: caller, reader: reader)
         else { return object }
         return [schema.primaryKey: .string(id)]
+    }
+
+    /// Whether the caller may read the stored object `object` (as stored, with its primary key).
+    func mayRead(_ object: JSONObject, schema: SchemaDefinition, caller: Caller, reader: any StorageReader) async throws -> Bool {
+        guard let rows = try await readFilter(for: schema, caller: caller, reader: reader) else { return true }
+        guard let id = object[schema.primaryKey]?.stringValue else { return false }
+        return try await fetchVisible(schema, id: id, filter: rows, reader: reader) != nil
     }
 }

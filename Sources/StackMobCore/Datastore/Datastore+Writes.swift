@@ -128,6 +128,13 @@ extension Datastore {
         _ body: JSONObject, to existing: JSONObject, id: String, schema: SchemaDefinition, caller: Caller, now: Int64,
         writer: any StorageWriter, relations: [String: String] = [:]
     ) async throws -> (JSONObject, SchemaDefinition) {
+        // A counter's answer depends on the stored value (an overflow is a 400, a sum a 200):
+        // for a caller who may update but not read, thirty of them would find a hidden number.
+        if body.keys.contains(where: { $0.hasSuffix(ObjectWritePlanner.incrementSuffix) }),
+            try await !mayRead(existing, schema: schema, caller: caller, reader: writer)
+        {
+            throw AccessError.insufficientAuthorization
+        }
         let planner = ObjectWritePlanner(inferenceEnabled: inferenceEnabled, caller: caller, relations: relations)
         let plan = try planner.plan(body, schema: schema, mode: .update, existing: existing)
         var changes = plan.values

@@ -67,6 +67,32 @@ struct AccessEdgeCaseTests {
         }
     }
 
+    @Test("a caller who may update but not read learns nothing of a stored number through [inc]: counters are refused alike")
+    func countersNoOracle() async throws {
+        let clock = ManualClock()
+        try await TestServer.run(configure: Self.configure, clock: clock) { client in
+            let fixture = try await ACLFixture.make(client, clock: clock, users: ["olivia": [:], "eve": [:]])
+            let created = try await fixture.send(.user("olivia"), .post, "/todo", json: ["todo_id": "t1", "pin": 4_321])
+            #expect(created.status == .created)
+            // The probe of a binary search: one delta overflows past the hidden value, the other
+            // does not. Before, one answered 400 and the other 200.
+            var answers: [APIResponse] = []
+            for delta in [Int64.max - 4_000, Int64.max - 5_000, 1] {
+                answers.append(try await fixture.send(.user("eve"), .put, "/todo/t1", json: ["pin[inc]": .integer(delta)]))
+            }
+            for answer in answers {
+                #expect(answer.status == .unauthorized && answer.object == ["error": "Insufficient authorization"], "\(answer.text)")
+            }
+            // Upserts take the same path.
+            let upsert = try await fixture.send(
+                .user("eve"), .post, "/todo", json: ["todo_id": "t1", "pin[inc]": 1], headers: ["X-StackMob-Relations": ""])
+            #expect(upsert.status == .unauthorized, "\(upsert.text)")
+            // Nothing changed, and the owner's counters work.
+            let own = try await fixture.send(.user("olivia"), .put, "/todo/t1", json: ["pin[inc]": 1])
+            #expect(own.status == .ok && own.object?["pin"] == 4_322, "\(own.text)")
+        }
+    }
+
     @Test("a bulk nested upsert refused after earlier elements committed lists the rest as failed; refused first, it is a 401 and writes nothing")
     func bulkNestedUpsertRefusal() async throws {
         let clock = ManualClock()
