@@ -42,7 +42,8 @@ RUN export DEBIAN_FRONTEND=noninteractive \
 RUN groupadd --system stackmob \
     && useradd --system --gid stackmob --home-dir /data --no-create-home --shell /usr/sbin/nologin stackmob \
     && mkdir -p /data \
-    && chown stackmob:stackmob /data
+    && chown stackmob:stackmob /data \
+    && chmod 700 /data
 
 COPY --from=build /out/stackmob-server /usr/local/bin/stackmob-server
 

@@ -44,9 +44,16 @@ public struct Backend: Sendable {
     ) async throws -> Backend {
         let directory = configuration.dataDirectory
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try PrivateFiles.createDirectory(atPath: directory)
         } catch {
             throw ConfigurationError(key: "data_dir", "cannot create '\(directory)': \(error.localizedDescription)")
+        }
+        // An existing directory is left as the operator made it (a volume may be shared on
+        // purpose); what the server writes in it is its own user's alone anyway (`PrivateFiles`).
+        if let mode = PrivateFiles.mode(ofItemAtPath: directory), mode & 0o077 != 0 {
+            logger.warning(
+                "The data directory is open to other users; chmod 700 it",
+                metadata: ["sm.data_dir": "\(directory)", "sm.mode": "\(String(mode, radix: 8))"])
         }
         let (keys, generated) = try KeyStore(dataDirectory: directory).resolve(configuration)
         var environments: [EnvironmentKind: AppEnvironment] = [:]

@@ -50,16 +50,12 @@ public struct KeyStore: Sendable {
     }
 
     private func save(_ stored: JSONObject) throws {
-        let data = Data(JSONWriter.bytes(.object(stored)))
-        let directory = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try? PrivateFiles.createDirectory(atPath: (path as NSString).deletingLastPathComponent)
         // Written whole, then moved into place, so a crash never leaves half a file.
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw ConfigurationError(key: "data_dir", "cannot write '\(temporary)'")
-        }
-        guard rename(temporary, path) == 0 else {
-            throw ConfigurationError(key: "data_dir", "cannot write '\(path)'")
+        do {
+            try PrivateFiles.write(JSONWriter.bytes(.object(stored)), to: path)
+        } catch {
+            throw ConfigurationError(key: "data_dir", "\(error)")
         }
     }
 }
