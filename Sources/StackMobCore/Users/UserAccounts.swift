@@ -120,7 +120,7 @@ public struct UserAccounts: Sendable {
                 Temporary password: \(temporary)
 
                 It works for 24 hours, only to log in and choose a new password. Your current password keeps working.
-                """)
+                """, secret: temporary)
         do {
             try await mailer.send(message)
         } catch {
