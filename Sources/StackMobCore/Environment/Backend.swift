@@ -56,6 +56,7 @@ public struct Backend: Sendable {
                 metadata: ["sm.data_dir": "\(directory)", "sm.mode": "\(String(mode, radix: 8))"])
         }
         let (keys, generated) = try KeyStore(dataDirectory: directory).resolve(configuration)
+        let sealingKey = try SealingKey.resolve(dataDirectory: directory)
         var environments: [EnvironmentKind: AppEnvironment] = [:]
         var operators: OperatorStore?
         for kind in EnvironmentKind.allCases {
@@ -75,7 +76,7 @@ public struct Backend: Sendable {
             let users = UserAccounts(
                 datastore: datastore, store: storage.tokens, settings: settings, clock: clock,
                 mailer: mailer ?? OutboxMailer(store: storage.tokens, clock: clock, environment: kind, logger: logger),
-                nonces: storage.nonces, logger: logger)
+                nonces: storage.nonces, sealingKey: sealingKey, logger: logger)
             environments[kind] = AppEnvironment(kind: kind, keys: keys[kind]!, settings: settings, datastore: datastore, users: users,
                 push: TokenRegistry(store: storage.push, clock: clock))
             logger.info(

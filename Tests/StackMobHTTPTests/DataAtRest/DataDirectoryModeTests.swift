@@ -8,8 +8,8 @@ import Testing
 #endif
 
 /// What the server writes is its own user's alone: directories 0700, files 0600 (README, "Data at
-/// rest"): the data directory, the databases and their -wal and -shm files, keys, uploaded files,
-/// backups and exports.
+/// rest"): the data directory, the databases and their -wal and -shm files, keys, the seal key,
+/// uploaded files, backups and exports.
 @Suite("Data at rest: file modes")
 struct DataDirectoryModeTests {
     /// The binary with fixed development keys (the client needs them) and generated production
@@ -74,7 +74,7 @@ struct DataDirectoryModeTests {
             let running = Self.looseItems(under: data)
             #expect(running.loose.isEmpty, "open to others: \(running.loose)")
             for name in [
-                "keys.json", "development.sqlite", "development.sqlite-wal", "development.sqlite-shm", "production.sqlite",
+                "keys.json", "seal.key", "development.sqlite", "development.sqlite-wal", "development.sqlite-shm", "production.sqlite",
             ] {
                 #expect(running.files.contains(name), "\(name) missing from \(running.files.sorted())")
             }
