@@ -6,6 +6,9 @@ public struct Backend: Sendable {
     public let configuration: ServerConfiguration
     public let development: AppEnvironment
     public let production: AppEnvironment
+    /// The environments whose keys this start generated (and wrote to `keys.json`): the only
+    /// start whose log shows a private key (README, "Keys").
+    public let generatedKeys: [EnvironmentKind]
     /// The outgoing mail transport given at start-up (SMTP when configured); nil = each
     /// environment's outbox.
     public let mailer: (any Mailer)?
@@ -90,11 +93,14 @@ public struct Backend: Sendable {
         for kind in generated {
             logger.notice(
                 "Generated API keys",
-                metadata: ["sm.environment": "\(kind.rawValue)", "sm.keys_file": "\(KeyStore(dataDirectory: directory).path)"])
+                metadata: [
+                    "sm.environment": "\(kind.rawValue)", "sm.keys_file": "\(KeyStore(dataDirectory: directory).path)",
+                    "sm.keys_command": "stackmob-server keys",
+                ])
         }
         return Backend(
             configuration: configuration, development: environments[.development]!, production: environments[.production]!,
-            mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory),
+            generatedKeys: generated, mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory),
             failureLimiter: FailureLimiter(policy: configuration.failureLimits), operators: operators!, storage: provider)
     }
 }

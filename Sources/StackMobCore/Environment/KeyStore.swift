@@ -34,6 +34,23 @@ public struct KeyStore: Sendable {
         return (keys, generated)
     }
 
+    /// The keys in force, without generating any: configured keys, then stored ones; an
+    /// environment with neither (no start yet) is missing. For `stackmob-server keys`.
+    public func current(_ configuration: ServerConfiguration) throws -> [EnvironmentKind: AppKeys] {
+        let stored = try load()
+        var keys: [EnvironmentKind: AppKeys] = [:]
+        for kind in EnvironmentKind.allCases {
+            let settings = configuration.settings(for: kind)
+            let previous = stored[kind.rawValue]?.objectValue
+            if let publicKey = settings.publicKey ?? previous?["public_key"]?.stringValue,
+                let privateKey = settings.privateKey ?? previous?["private_key"]?.stringValue
+            {
+                keys[kind] = AppKeys(publicKey: publicKey, privateKey: privateKey)
+            }
+        }
+        return keys
+    }
+
     /// Replaces an environment's stored keys (a rotation through the admin API).
     public func store(_ keys: AppKeys, for kind: EnvironmentKind) throws {
         var stored = try load()
