@@ -4,9 +4,11 @@
 #   docker build -t stackmob-server .
 #   docker run -p 8080:8080 -v stackmob-data:/data stackmob-server
 #
-# The development keys are generated on first start, kept in /data/keys.json and printed in the
-# log (`docker logs`). Configuration: STACKMOB_* environment variables (config/README.md), or
-# mount a file and add `--config /path/to/file.json` to the command.
+# The keys are generated on first start and kept in /data/keys.json; the log (`docker logs`) shows
+# the public keys, and the development private key at that first start only;
+# `docker exec <container> stackmob-server keys --data-dir /data` prints them all.
+# Configuration: STACKMOB_* environment variables (config/README.md), or mount a file and add
+# `--config /path/to/file.json` to the command.
 
 # ---- build ----------------------------------------------------------------------------------
 # The dependencies (Hummingbird 2.28 and others) need Swift tools 6.2 or later.
@@ -42,7 +44,8 @@ RUN export DEBIAN_FRONTEND=noninteractive \
 RUN groupadd --system stackmob \
     && useradd --system --gid stackmob --home-dir /data --no-create-home --shell /usr/sbin/nologin stackmob \
     && mkdir -p /data \
-    && chown stackmob:stackmob /data
+    && chown stackmob:stackmob /data \
+    && chmod 700 /data
 
 COPY --from=build /out/stackmob-server /usr/local/bin/stackmob-server
 

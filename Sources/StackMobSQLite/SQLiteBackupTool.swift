@@ -30,7 +30,7 @@ public enum BackupTool {
         guard check == "ok" else { throw TransferError.badFile(file: backup, "fails PRAGMA integrity_check: \(check)") }
         let target = databasePath(configuration: configuration, environment: environment)
         if SQLiteStorageEngine.isOpenElsewhere(databaseAt: target) { throw RestoreRefusal.databaseInUse(target) }
-        try manager.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        try PrivateFiles.createDirectory(atPath: configuration.dataDirectory)
         var kept: String?
         if manager.fileExists(atPath: target) {
             let aside = "\(target).before-restore-\(Int64(Date().timeIntervalSince1970 * 1000))"
@@ -45,6 +45,8 @@ public enum BackupTool {
             }
         }
         try manager.copyItem(atPath: backup, toPath: target)
+        // A copy keeps its source's mode; the database is the server's user's alone.
+        try PrivateFiles.restrict(fileAtPath: target)
         return kept
     }
 
@@ -58,7 +60,7 @@ public enum BackupTool {
     public static func scheduledRound(backend: Backend, settings: BackupSettings, now: Int64) async throws -> [String] {
         let directory = settings.directory(dataDirectory: backend.configuration.dataDirectory)
         let manager = FileManager.default
-        try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try PrivateFiles.createDirectory(atPath: directory)
         var written: [String] = []
         for kind in EnvironmentKind.allCases {
             guard let engine = backend.environment(kind).datastore.backupEngine else { continue }

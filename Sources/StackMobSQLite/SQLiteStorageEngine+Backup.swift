@@ -11,13 +11,20 @@ import StackMobCore
 /// the server keeps writing, and `VACUUM INTO` writes that snapshot to a new file.
 extension SQLiteStorageEngine {
     /// Copies the database at `source` into `target` (which must not exist) as one snapshot.
+    /// The copy is `0600`, as `backup(to:)` makes it.
     public static func copy(databaseAt source: String, to target: String) throws {
-        var configuration = GRDB.Configuration()
-        configuration.busyMode = .timeout(10)
-        let queue = try DatabaseQueue(path: source, configuration: configuration)
-        defer { try? queue.close() }
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "VACUUM INTO ?", arguments: [target])
+        let created = try PrivateFiles.createEmptyFile(atPath: target)
+        do {
+            var configuration = GRDB.Configuration()
+            configuration.busyMode = .timeout(10)
+            let queue = try DatabaseQueue(path: source, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "VACUUM INTO ?", arguments: [target])
+            }
+        } catch {
+            if created { unlink(target) }
+            throw error
         }
     }
 

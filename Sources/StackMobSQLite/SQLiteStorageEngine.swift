@@ -29,6 +29,12 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
                 db.trace(options: .statement) { _ in statementCounter.increment() }
             }
         }
+        // The database and its -wal and -shm files are the server's user's alone: a new database
+        // is made here empty and 0600, and SQLite gives its companions the same mode
+        // (`PrivateFiles.createEmptyFile`); one an earlier version made with the default mode is
+        // set to 0600, companions left from its last run too.
+        try PrivateFiles.createEmptyFile(atPath: path)
+        for file in [path, path + "-wal", path + "-shm"] { try PrivateFiles.restrict(fileAtPath: file) }
         let database = try DatabasePool(path: path, configuration: configuration)
         // One inline connection per core: the event loops, which run the requests, number as many.
         pool = try SQLitePool(database, inlineReaders: min(max(ProcessInfo.processInfo.activeProcessorCount, 2), 8))

@@ -22,7 +22,7 @@ public struct SQLiteStorageProvider: StorageProvider {
     public func open(_ environment: EnvironmentKind, registry: SchemaRegistry, indexes: [String: [[String]]]) async throws
         -> EnvironmentStorage
     {
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        try PrivateFiles.createDirectory(atPath: dataDirectory)
         let engine = try SQLiteStorageEngine(
             path: location(of: environment), durability: durability, registry: registry, indexes: indexes,
             statementCounter: statementCounter)

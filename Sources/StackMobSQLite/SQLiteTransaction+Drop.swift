@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import StackMobCore
 
@@ -45,10 +46,17 @@ extension SQLiteTransaction {
 
 extension SQLiteStorageEngine {
     /// A consistent copy of the database at `path` (`VACUUM INTO`), taken before a destructive
-    /// deploy so that nothing is ever lost silently.
+    /// deploy so that nothing is ever lost silently. The copy is `0600`, as the database is
+    /// (`PrivateFiles.createEmptyFile`: `VACUUM INTO` fills an empty file and keeps its mode).
     public func backup(to path: String) async throws {
-        try await pool.writeWithoutTransaction { db in
-            try db.execute(sql: "VACUUM INTO ?", arguments: [path])
+        let created = try PrivateFiles.createEmptyFile(atPath: path)
+        do {
+            try await pool.writeWithoutTransaction { db in
+                try db.execute(sql: "VACUUM INTO ?", arguments: [path])
+            }
+        } catch {
+            if created { unlink(path) }
+            throw error
         }
     }
 }

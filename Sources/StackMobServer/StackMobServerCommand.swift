@@ -7,7 +7,7 @@ struct StackMobServerCommand: AsyncParsableCommand {
         abstract: "A self-hostable server that speaks the StackMob REST API.",
         subcommands: [
             ServeCommand.self, OutboxCommand.self, SchemaCommand.self, DeployCommand.self, AdminCommand.self, HTML5Command.self,
-            ExportCommand.self, ImportCommand.self, BackupCommand.self, RestoreCommand.self, ResetCommand.self,
+            ExportCommand.self, ImportCommand.self, BackupCommand.self, RestoreCommand.self, ResetCommand.self, KeysCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
 }

@@ -6,6 +6,9 @@ public struct Backend: Sendable {
     public let configuration: ServerConfiguration
     public let development: AppEnvironment
     public let production: AppEnvironment
+    /// The environments whose keys this start generated (and wrote to `keys.json`): the only
+    /// start whose log shows a private key (README, "Keys").
+    public let generatedKeys: [EnvironmentKind]
     /// The outgoing mail transport given at start-up (SMTP when configured); nil = each
     /// environment's outbox.
     public let mailer: (any Mailer)?
@@ -44,11 +47,19 @@ public struct Backend: Sendable {
     ) async throws -> Backend {
         let directory = configuration.dataDirectory
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try PrivateFiles.createDirectory(atPath: directory)
         } catch {
             throw ConfigurationError(key: "data_dir", "cannot create '\(directory)': \(error.localizedDescription)")
         }
+        // An existing directory is left as the operator made it (a volume may be shared on
+        // purpose); what the server writes in it is its own user's alone anyway (`PrivateFiles`).
+        if let mode = PrivateFiles.mode(ofItemAtPath: directory), mode & 0o077 != 0 {
+            logger.warning(
+                "The data directory is open to other users; chmod 700 it",
+                metadata: ["sm.data_dir": "\(directory)", "sm.mode": "\(String(mode, radix: 8))"])
+        }
         let (keys, generated) = try KeyStore(dataDirectory: directory).resolve(configuration)
+        let sealingKey = try SealingKey.resolve(dataDirectory: directory)
         var environments: [EnvironmentKind: AppEnvironment] = [:]
         var operators: OperatorStore?
         // One gate for every password hash the server makes: as many at once as there are cores.
@@ -70,7 +81,7 @@ public struct Backend: Sendable {
             let users = UserAccounts(
                 datastore: datastore, store: storage.tokens, settings: settings, clock: clock,
                 mailer: mailer ?? OutboxMailer(store: storage.tokens, clock: clock, environment: kind, logger: logger),
-                nonces: storage.nonces, logger: logger)
+                nonces: storage.nonces, sealingKey: sealingKey, logger: logger)
             environments[kind] = AppEnvironment(kind: kind, keys: keys[kind]!, settings: settings, datastore: datastore, users: users,
                 push: TokenRegistry(store: storage.push, clock: clock))
             logger.info(
@@ -84,11 +95,14 @@ public struct Backend: Sendable {
         for kind in generated {
             logger.notice(
                 "Generated API keys",
-                metadata: ["sm.environment": "\(kind.rawValue)", "sm.keys_file": "\(KeyStore(dataDirectory: directory).path)"])
+                metadata: [
+                    "sm.environment": "\(kind.rawValue)", "sm.keys_file": "\(KeyStore(dataDirectory: directory).path)",
+                    "sm.keys_command": "stackmob-server keys",
+                ])
         }
         return Backend(
             configuration: configuration, development: environments[.development]!, production: environments[.production]!,
-            mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory),
+            generatedKeys: generated, mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory),
             failureLimiter: FailureLimiter(policy: configuration.failureLimits), operators: operators!, storage: provider)
     }
 }

@@ -34,6 +34,23 @@ public struct KeyStore: Sendable {
         return (keys, generated)
     }
 
+    /// The keys in force, without generating any: configured keys, then stored ones; an
+    /// environment with neither (no start yet) is missing. For `stackmob-server keys`.
+    public func current(_ configuration: ServerConfiguration) throws -> [EnvironmentKind: AppKeys] {
+        let stored = try load()
+        var keys: [EnvironmentKind: AppKeys] = [:]
+        for kind in EnvironmentKind.allCases {
+            let settings = configuration.settings(for: kind)
+            let previous = stored[kind.rawValue]?.objectValue
+            if let publicKey = settings.publicKey ?? previous?["public_key"]?.stringValue,
+                let privateKey = settings.privateKey ?? previous?["private_key"]?.stringValue
+            {
+                keys[kind] = AppKeys(publicKey: publicKey, privateKey: privateKey)
+            }
+        }
+        return keys
+    }
+
     /// Replaces an environment's stored keys (a rotation through the admin API).
     public func store(_ keys: AppKeys, for kind: EnvironmentKind) throws {
         var stored = try load()
@@ -50,16 +67,12 @@ public struct KeyStore: Sendable {
     }
 
     private func save(_ stored: JSONObject) throws {
-        let data = Data(JSONWriter.bytes(.object(stored)))
-        let directory = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try? PrivateFiles.createDirectory(atPath: (path as NSString).deletingLastPathComponent)
         // Written whole, then moved into place, so a crash never leaves half a file.
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw ConfigurationError(key: "data_dir", "cannot write '\(temporary)'")
-        }
-        guard rename(temporary, path) == 0 else {
-            throw ConfigurationError(key: "data_dir", "cannot write '\(path)'")
+        do {
+            try PrivateFiles.write(JSONWriter.bytes(.object(stored)), to: path)
+        } catch {
+            throw ConfigurationError(key: "data_dir", "\(error)")
         }
     }
 }

@@ -17,10 +17,11 @@ public struct LocalFileStore: FileStore {
         let etag = "\"" + HexDigit.lowercase(SHA256.hash(data: bytes)).prefix(32) + "\""
         let meta = JSONWriter.bytes(["content_type": .string(contentType), "etag": .string(etag)])
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            // `.atomic` writes a temporary file and renames it: a crash never leaves half a file.
-            try Data(meta).write(to: metaURL(of: key), options: .atomic)
-            try Data(bytes).write(to: file, options: .atomic)
+            // Directories 0700 and files 0600 (`PrivateFiles`), each written whole to a temporary
+            // file and renamed: a crash never leaves half a file.
+            try PrivateFiles.createDirectory(atPath: file.deletingLastPathComponent().path)
+            try PrivateFiles.write(meta, to: metaURL(of: key).path)
+            try PrivateFiles.write(bytes, to: file.path)
         } catch {
             throw BinaryFieldError.storageFailed(error.localizedDescription)
         }

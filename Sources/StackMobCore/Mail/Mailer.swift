@@ -3,11 +3,15 @@ public struct MailMessage: Sendable, Equatable {
     public var to: String
     public var subject: String
     public var body: String
+    /// The part of `body` that must not be kept where others may read it (the temporary
+    /// password): the production outbox stores the message without it (`OutboxMailer`).
+    public var secret: String?
 
-    public init(to: String, subject: String, body: String) {
+    public init(to: String, subject: String, body: String, secret: String? = nil) {
         self.to = to
         self.subject = subject
         self.body = body
+        self.secret = secret
     }
 }
 

@@ -7,7 +7,7 @@ public struct EphemeralDirectory: Sendable {
 
     public init() throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("stackmob-ephemeral-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try PrivateFiles.createDirectory(atPath: path)
     }
 
     /// The server's data directory for this run: fsync skipped (`storage.synchronous: normal`),

@@ -25,7 +25,9 @@ public enum ExportTool {
     ) async throws -> Summary {
         let manager = FileManager.default
         if let existing = try? manager.contentsOfDirectory(atPath: directory), !existing.isEmpty { throw TransferError.exists(directory) }
-        try manager.createDirectory(atPath: "\(directory)/objects", withIntermediateDirectories: true)
+        // An export holds what the database holds (password hashes, push tokens): directories
+        // 0700, files 0600, as in the data directory (`PrivateFiles`).
+        try PrivateFiles.createDirectory(atPath: "\(directory)/objects")
         return try await Backend.withOpened(configuration, storage: storage, logger: logger) { backend in
             let environment = backend.environment(kind)
             var summary = Summary()
@@ -50,6 +52,8 @@ public enum ExportTool {
                 let source = local.root.appendingPathComponent(kind.rawValue).path
                 if manager.fileExists(atPath: source) {
                     try manager.copyItem(atPath: source, toPath: "\(directory)/files")
+                    // Files an earlier version stored keep their default mode in the copy.
+                    try PrivateFiles.restrict(treeAtPath: "\(directory)/files")
                     summary.files = true
                 }
             }
@@ -65,6 +69,6 @@ public enum ExportTool {
     }
 
     private static func write(_ text: String, to path: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try PrivateFiles.write(Array(text.utf8), to: path)
     }
 }

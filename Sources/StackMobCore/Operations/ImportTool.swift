@@ -140,11 +140,13 @@ public enum ImportTool {
         for case let url as URL in enumerator {
             let relative = String(url.path.dropFirst(source.path.count))
             let destination = URL(fileURLWithPath: target.path + relative)
+            // Into the data directory: 0700 and 0600 whatever the export's modes (`PrivateFiles`).
             if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
-                try manager.createDirectory(at: destination, withIntermediateDirectories: true)
+                try PrivateFiles.createDirectory(atPath: destination.path)
             } else {
                 if manager.fileExists(atPath: destination.path) { try manager.removeItem(at: destination) }
                 try manager.copyItem(at: url, to: destination)
+                try PrivateFiles.restrict(fileAtPath: destination.path)
             }
         }
     }

@@ -41,7 +41,7 @@ public enum SchemaTool {
             var backup: String?
             if dropping, let engine = datastore.backupEngine {
                 let directory = (configuration.dataDirectory as NSString).appendingPathComponent("backups")
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try PrivateFiles.createDirectory(atPath: directory)
                 let path = (directory as NSString).appendingPathComponent("\(target.rawValue)-\(Int64(Date().timeIntervalSince1970 * 1000)).sqlite")
                 try await engine.backup(to: path)
                 backup = path

@@ -15,7 +15,7 @@ extension UserAccounts {
         if let link = try await store.socialLink(identity.provider, userSchema: schema.name, accountID: identity.accountID) {
             userID = link.userID
             // The newest token is the one later info and post calls use.
-            try await store.link(makeLink(schema, credentials, identity, userID: userID), at: clock.nowMilliseconds())
+            try await store.link(try makeLink(schema, credentials, identity, userID: userID), at: clock.nowMilliseconds())
         } else {
             guard create else { throw SocialError.noLinkedUser(identity.provider) }
             userID = try await createLinkedUser(schema, credentials, identity, username: username, fields: [:], caller: caller).id
@@ -55,7 +55,7 @@ extension UserAccounts {
     {
         guard case .user(schema.name, let userID) = caller else { throw SocialError.notLoggedIn }
         let identity = try await identify(credentials, gateway: gateway)
-        try await store.link(makeLink(schema, credentials, identity, userID: userID), at: clock.nowMilliseconds())
+        try await store.link(try makeLink(schema, credentials, identity, userID: userID), at: clock.nowMilliseconds())
         return try await datastore.read(id: userID, in: schema.name, caller: .privateKey)
     }
 
@@ -132,24 +132,34 @@ extension UserAccounts {
             throw SocialError.notConfigured(provider)
         default: break
         }
-        guard let link = try await store.socialLink(provider, userSchema: schema.name, userID: userID), let token = link.token else {
+        guard let link = try await store.socialLink(provider, userSchema: schema.name, userID: userID), let stored = link.token else {
+            throw SocialError.noLinkedAccount(provider)
+        }
+        let secret: String? = link.tokenSecret.map { sealingKey.open($0) } ?? ""
+        guard let token = sealingKey.open(stored), let secret else {
+            // Sealed with another key (`seal.key` lost, or another instance's): the user logs in
+            // through the provider again, which stores a token sealed with this one.
+            logger.warning("A stored provider token does not open with this seal.key", metadata: ["sm.provider": "\(provider.rawValue)"])
             throw SocialError.noLinkedAccount(provider)
         }
         switch provider {
         case .facebook: return .facebook(accessToken: token)
-        case .twitter: return .twitter(token: token, secret: link.tokenSecret ?? "")
+        case .twitter: return .twitter(token: token, secret: secret)
         case .gigya: throw SocialError.noLinkedAccount(provider)
         }
     }
 
-    private func makeLink(_ schema: UserSchema, _ credentials: SocialCredentials, _ identity: SocialIdentity, userID: String) -> SocialLink {
+    /// The link to store: the provider's token and secret sealed (`SealingKey`), never in clear.
+    private func makeLink(_ schema: UserSchema, _ credentials: SocialCredentials, _ identity: SocialIdentity, userID: String) throws
+        -> SocialLink
+    {
         var link = SocialLink(
             provider: identity.provider, userSchema: schema.name, accountID: identity.accountID, userID: userID, token: nil, tokenSecret: nil)
         switch credentials {
-        case .facebook(let token): link.token = token
+        case .facebook(let token): link.token = try sealingKey.seal(token)
         case .twitter(let token, let secret):
-            link.token = token
-            link.tokenSecret = secret
+            link.token = try sealingKey.seal(token)
+            link.tokenSecret = try sealingKey.seal(secret)
         case .gigya: break
         }
         return link
@@ -166,7 +176,7 @@ extension UserAccounts {
         body[schema.loginField] = .string(id)
         let created = try await datastore.create(body, in: schema.name, caller: caller)
         do {
-            try await store.link(makeLink(schema, credentials, identity, userID: id), at: clock.nowMilliseconds())
+            try await store.link(try makeLink(schema, credentials, identity, userID: id), at: clock.nowMilliseconds())
         } catch {
             try? await datastore.delete(id: id, in: schema.name, caller: .privateKey)
             throw error

@@ -13,6 +13,8 @@ public struct UserAccounts: Sendable {
     let mailer: any Mailer
     /// Public for the retention sweep, which forgets nonces whose window has passed.
     public let nonces: any NonceStore
+    /// Seals the social providers' tokens before they are stored (`UserAccounts+Social`).
+    let sealingKey: SealingKey
     let logger: Logger
     /// Shared by every copy of this value: one cache per environment.
     let macKeys = MACKeyCache()
@@ -22,7 +24,7 @@ public struct UserAccounts: Sendable {
 
     public init(
         datastore: Datastore, store: any TokenStore, settings: EnvironmentSettings, clock: any ServerClock, mailer: any Mailer,
-        nonces: any NonceStore = NonceCache(), logger: Logger
+        nonces: any NonceStore = NonceCache(), sealingKey: SealingKey, logger: Logger
     ) {
         self.datastore = datastore
         self.store = store
@@ -30,6 +32,7 @@ public struct UserAccounts: Sendable {
         self.clock = clock
         self.mailer = mailer
         self.nonces = nonces
+        self.sealingKey = sealingKey
         self.logger = logger
     }
 
@@ -118,7 +121,7 @@ public struct UserAccounts: Sendable {
                 Temporary password: \(temporary)
 
                 It works for 24 hours, only to log in and choose a new password. Your current password keeps working.
-                """)
+                """, secret: temporary)
         do {
             try await mailer.send(message)
         } catch {

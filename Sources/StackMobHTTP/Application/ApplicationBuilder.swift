@@ -126,14 +126,17 @@ func buildRouter(
                 maxBodyBytes: backend.configuration.maxBodyBytes, failures: backend.customCodeFailures)))
 }
 
-/// The public keys, and the development private key, are printed so a developer can paste them
-/// into an SDK. The production private key is not: it stays in the configuration or keys file.
+/// Public keys at every start (developers paste them into the SDKs). A private key passes every
+/// ACL and logs outlive it: development's is shown once, by the start that generated it, and
+/// production's never; `stackmob-server keys` shows both (README, "Keys").
 private func logKeys(of backend: Backend, logger: Logger) {
     for kind in EnvironmentKind.allCases {
         let environment = backend.environment(kind)
         var metadata: Logger.Metadata = ["sm.environment": "\(kind.rawValue)", "sm.public_key": "\(environment.keys.publicKey)"]
-        if kind == .development {
+        if kind == .development, backend.generatedKeys.contains(kind) {
             metadata["sm.private_key"] = "\(environment.keys.privateKey)"
+        } else {
+            metadata["sm.keys_command"] = "stackmob-server keys"
         }
         logger.notice("API keys", metadata: metadata)
     }

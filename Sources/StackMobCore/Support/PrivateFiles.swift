@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the server writes is its own user's alone: directories `0700`, files `0600` (STYLE.md,
+/// "Secure by default"; README, "Data at rest"). The data directory holds the keys, the seal key,
+/// the databases and the uploaded files; a backup or an export holds the same data.
+///
+/// A file gets its mode when it is created, so there is no moment when another user may open it.
+/// Not through the process's umask: that is global state, and would change what every other part
+/// of the process creates too (an HTML5 site, a temporary file of a library).
+public enum PrivateFiles {
+    public static let directoryMode: mode_t = 0o700
+    public static let fileMode: mode_t = 0o600
+
+    /// Creates the directory and its missing parents, `0700`. A directory that exists keeps its
+    /// mode: it may be the operator's (a mounted volume); `Backend.open` warns when the data
+    /// directory is open to others.
+    public static func createDirectory(atPath path: String) throws {
+        var missing: [String] = []
+        var current = (path as NSString).standardizingPath
+        while !current.isEmpty, current != "/", !FileManager.default.fileExists(atPath: current) {
+            missing.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        for directory in missing.reversed() {
+            if mkdir(directory, directoryMode) != 0 && errno != EEXIST { throw PrivateFileError(path: directory, code: errno) }
+        }
+    }
+
+    /// Writes `bytes` as the whole of `path`, `0600`: written to a new hidden file beside it,
+    /// then renamed into place, so that a crash never leaves half a file (as
+    /// `Data.write(options: .atomic)` does, which creates its file with the default mode).
+    public static func write(_ bytes: some Collection<UInt8>, to path: String) throws {
+        let name = (path as NSString).lastPathComponent
+        let temporary = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
+            ".\(name).\(UUID().uuidString).tmp")
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
+        guard descriptor >= 0 else { throw PrivateFileError(path: path, code: errno) }
+        let written = Array(bytes).withUnsafeBytes { buffer -> Int32 in
+            var offset = 0
+            while offset < buffer.count {
+                let count = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += count
+            }
+            return 0
+        }
+        let closed = close(descriptor) == 0 ? 0 : errno
+        guard written == 0, closed == 0, rename(temporary, path) == 0 else {
+            let code = written != 0 ? written : closed != 0 ? closed : errno
+            unlink(temporary)
+            throw PrivateFileError(path: path, code: code)
+        }
+    }
+
+    /// Creates `path` empty, `0600`, when nothing is there (true); leaves a file that exists
+    /// alone (false).
+    /// SQLite keeps the mode of a database file it finds empty, and gives its `-wal` and `-shm`
+    /// files the mode of the database file (`findCreateFileMode` and `unixOpenSharedMemory` in
+    /// its unix VFS), so a database created here and its companions are all `0600`.
+    @discardableResult
+    public static func createEmptyFile(atPath path: String) throws -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { return false }
+            throw PrivateFileError(path: path, code: errno)
+        }
+        close(descriptor)
+        return true
+    }
+
+    /// Sets a file that exists to `0600` (one an earlier version created with the default mode).
+    public static func restrict(fileAtPath path: String) throws {
+        if chmod(path, fileMode) != 0 && errno != ENOENT { throw PrivateFileError(path: path, code: errno) }
+    }
+
+    /// Sets every directory under `path` (itself included) to `0700` and every file to `0600`:
+    /// a tree copied from elsewhere keeps the modes of its source.
+    public static func restrict(treeAtPath path: String) throws {
+        if chmod(path, directoryMode) != 0 { throw PrivateFileError(path: path, code: errno) }
+        guard let enumerator = FileManager.default.enumerator(atPath: path) else { return }
+        for case let relative as String in enumerator {
+            let item = (path as NSString).appendingPathComponent(relative)
+            let isDirectory = (enumerator.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory
+            if chmod(item, isDirectory ? directoryMode : fileMode) != 0 { throw PrivateFileError(path: item, code: errno) }
+        }
+    }
+
+    /// The permission bits of `path`; nil when it cannot be read.
+    public static func mode(ofItemAtPath path: String) -> mode_t? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return status.st_mode & 0o7777
+    }
+}
+
+/// The C library's `write`, which `PrivateFiles.write` hides inside the type.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}
