@@ -197,6 +197,30 @@ struct OperatorSurfaceTests {
         }
     }
 
+    @Test("failed sign-ins for an operator from one address leave the operator signing in from another")
+    func operatorNotLockedOut() async throws {
+        let clock = ManualClock()
+        try await AdminAPITests.run(clock: clock) { client in
+            let guess: JSONValue = ["name": "ops", "password": "guess"]
+            for _ in 0..<5 {
+                #expect(try await client.post("/_admin/session", guess, headers: ["X-Forwarded-For": "203.0.113.66"]).status == .unauthorized)
+            }
+            var delays: [String?] = []
+            for _ in 0..<3 {
+                let slowed = try await client.post("/_admin/session", guess, headers: ["X-Forwarded-For": "203.0.113.66"])
+                #expect(slowed.status == .tooManyRequests)
+                delays.append(slowed.header("Retry-After"))
+                clock.advance(by: Int64(slowed.header("Retry-After").flatMap(Int.init) ?? 0) * 1000)
+                #expect(try await client.post("/_admin/session", guess, headers: ["X-Forwarded-For": "203.0.113.66"]).status == .unauthorized)
+            }
+            #expect(delays == ["1", "2", "4"])
+            let right: JSONValue = ["name": "ops", "password": .string(AdminAPITests.password)]
+            #expect(try await client.post("/_admin/session", right, headers: ["X-Forwarded-For": "203.0.113.66"]).status == .tooManyRequests)
+            let signIn = try await client.post("/_admin/session", right, headers: ["X-Forwarded-For": "203.0.113.77"])
+            #expect(signIn.status == .ok, "\(signIn.text)")
+        }
+    }
+
     static func login(_ client: StackMobClient, _ user: String, _ password: String, forwardedFor: String) async throws -> APIResponse {
         try await client.postForm(
             "/user/accessToken", [("username", user), ("password", password), ("token_type", "mac"), ("mac_algorithm", "hmac-sha-1")],
