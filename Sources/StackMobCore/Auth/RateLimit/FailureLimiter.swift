@@ -16,8 +16,11 @@
 ///   concurrent requests make it free to the guesser and it holds the server's connections.
 ///
 /// A key is forgotten once a window has passed since its last failure and its delay. Attempts
-/// in flight count: past an allowance only one attempt of a key runs at a time, so a burst of
-/// concurrent requests gets no more guesses than a sequence.
+/// in flight count: for an account from one address against its allowance, and past any
+/// allowance only one attempt of a key runs at a time, so a burst of concurrent guesses at an
+/// account gets no more than a sequence. An address's concurrent requests are not bounded
+/// before its allowance is used up (most are no guesses); a burst's failures all count when it
+/// ends, pushing that address's delay towards the window at once.
 ///
 /// In-process state, hence an actor: with several instances each counts its own attempts.
 public actor FailureLimiter {
