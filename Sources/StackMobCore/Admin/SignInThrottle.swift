@@ -1,37 +1,37 @@
-/// Limits failed operator sign-ins (issue 15): after `maxFailures` failures for one name within
-/// `window`, further attempts for that name are refused until the oldest failure ages out, so a
-/// password cannot be guessed at network speed. In memory: a restart forgets, which only helps
-/// someone who can restart the server anyway.
-public actor SignInThrottle {
-    public let maxFailures: Int
-    public let windowMilliseconds: Int64
+/// Limits failed operator sign-ins as `FailureLimiter` limits secrets (docs/security.md,
+/// "Failure limits"): per operator name from one client address (5 failures) and per address
+/// (20), each further attempt then waiting 1 s, doubling, up to 15 minutes. A name's failures
+/// from every address never refuse it: a guesser cannot lock the operator out, and once a name
+/// has 5 failures each new address gets one before its delays begin. In memory: a restart
+/// forgets, which only helps someone who can restart the server anyway.
+public struct SignInThrottle: Sendable {
+    public static let policy = FailureLimits(failuresPerAddress: 20, failuresPerAccount: 5, windowSeconds: 15 * 60)
+    private let limiter: FailureLimiter
     private let clock: any ServerClock
-    private var failures: [String: [Int64]] = [:]
 
-    public init(maxFailures: Int = 5, windowMilliseconds: Int64 = 15 * 60 * 1000, clock: any ServerClock = SystemClock()) {
-        self.maxFailures = maxFailures
-        self.windowMilliseconds = windowMilliseconds
+    public init(clock: any ServerClock = SystemClock()) {
+        limiter = FailureLimiter(policy: Self.policy, capacity: 10_000)
         self.clock = clock
     }
 
-    /// Seconds to wait before trying again, or nil when an attempt is allowed.
-    public func retryAfter(name: String) -> Int? {
-        let now = clock.nowMilliseconds()
-        let recent = (failures[name] ?? []).filter { $0 > now - windowMilliseconds }
-        failures[name] = recent
-        guard recent.count >= maxFailures, let oldest = recent.first else { return nil }
-        return Int((oldest + windowMilliseconds - now + 999) / 1000)
-    }
-
-    public func recordFailure(name: String) {
-        failures[name, default: []].append(clock.nowMilliseconds())
-        // Bounded memory: many distinct names (a spray) keep only the newest ones.
-        if failures.count > 10_000, let stale = failures.min(by: { ($0.value.last ?? 0) < ($1.value.last ?? 0) })?.key {
-            failures[stale] = nil
+    /// Runs a sign-in: refused while the address or the name from it waits; `body` answers
+    /// whether the password was right.
+    public func attempt<Value>(name: String, address: String?, _ body: () async throws -> Value?) async throws -> Value? {
+        let address = address ?? "-"
+        let attempt: FailureLimiter.Attempt
+        do {
+            attempt = try await limiter.begin(
+                [.address(address), .accountFromAddress(name, address: address), .account(name)], now: clock.nowMilliseconds())
+        } catch {
+            throw AdminError.tooManyAttempts(retryAfterSeconds: error.retryAfterSeconds)
         }
-    }
-
-    public func recordSuccess(name: String) {
-        failures[name] = nil
+        do {
+            let value = try await body()
+            await limiter.end(attempt, value == nil ? .failed : .succeeded, now: clock.nowMilliseconds())
+            return value
+        } catch {
+            await limiter.end(attempt, .other, now: clock.nowMilliseconds())
+            throw error
+        }
     }
 }

@@ -16,6 +16,8 @@ public struct Backend: Sendable {
     public let files: any FileStore
     /// Failed attempts at secrets, shared by every listener (`limits.auth_failures_*`).
     public let failureLimiter: FailureLimiter
+    /// Forgot-password requests, limited apart from secrets (`FailureLimits.forgotPassword`).
+    public let forgotPasswordLimiter: FailureLimiter
     /// Operator accounts, sessions and the audit log of the admin API (production database).
     public let operators: OperatorStore
     /// Recent custom-code failures, shown by the admin API.
@@ -103,6 +105,8 @@ public struct Backend: Sendable {
         return Backend(
             configuration: configuration, development: environments[.development]!, production: environments[.production]!,
             generatedKeys: generated, mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory),
-            failureLimiter: FailureLimiter(policy: configuration.failureLimits), operators: operators!, storage: provider)
+            failureLimiter: FailureLimiter(policy: configuration.failureLimits),
+            forgotPasswordLimiter: FailureLimiter(policy: .forgotPassword(window: configuration.failureLimits.windowSeconds), accountWide: .refuses),
+            operators: operators!, storage: provider)
     }
 }

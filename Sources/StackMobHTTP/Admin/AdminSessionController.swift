@@ -29,18 +29,17 @@ struct AdminSessionController {
         let body = try await AdminRequest.body(request).objectValue ?? [:]
         guard let name = body["name"]?.stringValue, !name.isEmpty else { throw AdminError.badInput(key: "name", "must be the operator's name") }
         guard let password = body["password"]?.stringValue else { throw AdminError.badInput(key: "password", "must be a string") }
-        if let seconds = await throttle.retryAfter(name: name) {
-            throw AdminError.tooManyAttempts(retryAfterSeconds: seconds)
+        let client = ClientOrigin(request, context: context, proxies: proxies).address
+        let signedIn = try await throttle.attempt(name: name, address: client) {
+            try await operators.signIn(name: name, password: password).flatMap { $0.token == nil ? nil : $0 }
         }
-        let client = ClientOrigin(request, context: context, proxies: proxies).address ?? "-"
-        guard let session = try await operators.signIn(name: name, password: password), let token = session.token else {
-            await throttle.recordFailure(name: name)
+        guard let session = signedIn, let token = session.token else {
             context.logger.notice(
-                "Operator sign-in refused", metadata: ["sm.operator": "\(OperatorStore.isValidName(name) ? name : "(invalid name)")", "sm.client": "\(client)"])
+                "Operator sign-in refused",
+                metadata: ["sm.operator": "\(OperatorStore.isValidName(name) ? name : "(invalid name)")", "sm.client": "\(client ?? "-")"])
             throw AdminError.badCredentials
         }
-        await throttle.recordSuccess(name: name)
-        context.logger.notice("Operator signed in", metadata: ["sm.operator": "\(name)", "sm.client": "\(client)"])
+        context.logger.notice("Operator signed in", metadata: ["sm.operator": "\(name)", "sm.client": "\(client ?? "-")"])
         var headers = HTTPFields()
         headers[.setCookie] =
             "\(AdminAuthMiddleware.cookieName)=\(token); " + attributes(request, context, maxAge: OperatorStore.sessionLifetimeMilliseconds / 1000)

@@ -118,8 +118,7 @@ func buildRouter(
         caller: CallerMiddleware(
             authentication: AuthenticationMiddleware(backend: backend, clock: clock),
             users: UserController(
-                maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(
-                    limiter: backend.failureLimiter, clock: clock, proxies: backend.configuration.trustedProxies)),
+                maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(backend: backend, clock: clock)),
             social: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes),
             customCode: CustomCodeMiddleware(
                 webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds,

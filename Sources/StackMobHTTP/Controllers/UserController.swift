@@ -11,7 +11,7 @@ import StackMobCore
 struct UserController: Sendable {
     typealias Context = StackMobRequestContext
     let maxBodyBytes: Int
-    /// Logins, refreshes, resets and forgot-password requests are limited per address and account.
+    /// Logins, refreshes and resets slow their guessers; forgot-password requests are limited apart.
     let attempts: SecretAttempts
 
     /// What this middleware does with a request.
@@ -134,7 +134,7 @@ struct UserController: Sendable {
         guard let login = parameters["username"] ?? parameters[schema.loginField], !login.isEmpty else {
             throw UserAccountError.unknownUser
         }
-        try await attempts.attempt(request, context, account: "\(schema.name)/\(login)", countsEveryAttempt: true) {
+        try await attempts.forgotPassword(request, context, account: "\(schema.name)/\(login)") {
             try await users.forgotPassword(schema, login: login)
         }
         context.logger.info("Temporary password issued", metadata: ["sm.schema": "\(schema.name)", "sm.user": "\(login)"])

@@ -37,7 +37,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         context.environment = environment
         if credentials.authorization?.hasPrefix("OAuth ") == true {
             // A wrong OAuth 1.0 signature may be a guess at the private key: limited per address.
-            let attempts = SecretAttempts(limiter: backend.failureLimiter, clock: clock, proxies: backend.configuration.trustedProxies)
+            let attempts = SecretAttempts(backend: backend, clock: clock)
             context.caller = try await attempts.attempt(request, context) { try await authenticator.authenticate(credentials, in: environment) }
         } else {
             context.caller = try await authenticator.authenticate(credentials, in: environment)

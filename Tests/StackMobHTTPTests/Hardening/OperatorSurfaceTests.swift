@@ -170,18 +170,54 @@ struct OperatorSurfaceTests {
         }
     }
 
-    @Test("behind a trusted proxy, one address's failures do not refuse another address's correct login")
+    @Test("behind a trusted proxy, failures slow their address more each time and leave another address's login and signed requests working")
     func failureLimitsPerForwardedAddress() async throws {
-        try await TestServer.run { client in
+        let clock = ManualClock(1_800_000_000_000)
+        try await TestServer.run(clock: clock) { client in
             let signUp = try await client.post("/user", ["username": "ann", "password": "right"])
             #expect(signUp.status == .created)
             for index in 0..<50 {
                 #expect(try await Self.login(client, "nobody\(index)", "guess", forwardedFor: "198.51.100.1, 203.0.113.66").status == .unauthorized)
             }
-            #expect(try await Self.login(client, "nobody", "guess", forwardedFor: "203.0.113.66").status == .tooManyRequests)
-            #expect(try await Self.login(client, "ann", "right", forwardedFor: "203.0.113.66, 203.0.113.77").status == .ok)
+            // The guessing address is slowed, more with each failure past its allowance.
+            let slowed = try await Self.login(client, "nobody", "guess", forwardedFor: "203.0.113.66")
+            #expect(slowed.status == .tooManyRequests)
+            #expect(slowed.header("Retry-After") == "1")
+            clock.advance(by: 1000)
+            #expect(try await Self.login(client, "nobody", "guess", forwardedFor: "203.0.113.66").status == .unauthorized)
+            #expect(try await Self.login(client, "nobody", "guess", forwardedFor: "203.0.113.66").header("Retry-After") == "2")
             // The left of the chain is the client's own writing: it cannot pick a fresh address.
             #expect(try await Self.login(client, "nobody", "guess", forwardedFor: "198.51.100.2, 203.0.113.66").status == .tooManyRequests)
+            // Another address: its login and a correctly signed private-key request go through.
+            #expect(try await Self.login(client, "ann", "right", forwardedFor: "203.0.113.66, 203.0.113.77").status == .ok)
+            let signed = try await client.oauth1(
+                .get, "/user", shape: .java, timestamp: clock.nowMilliseconds() / 1000,
+                headers: ["X-Forwarded-For": "203.0.113.77"])
+            #expect(signed.status == .ok, "\(signed.text)")
+        }
+    }
+
+    @Test("failed sign-ins for an operator from one address leave the operator signing in from another")
+    func operatorNotLockedOut() async throws {
+        let clock = ManualClock()
+        try await AdminAPITests.run(clock: clock) { client in
+            let guess: JSONValue = ["name": "ops", "password": "guess"]
+            for _ in 0..<5 {
+                #expect(try await client.post("/_admin/session", guess, headers: ["X-Forwarded-For": "203.0.113.66"]).status == .unauthorized)
+            }
+            var delays: [String?] = []
+            for _ in 0..<3 {
+                let slowed = try await client.post("/_admin/session", guess, headers: ["X-Forwarded-For": "203.0.113.66"])
+                #expect(slowed.status == .tooManyRequests)
+                delays.append(slowed.header("Retry-After"))
+                clock.advance(by: Int64(slowed.header("Retry-After").flatMap(Int.init) ?? 0) * 1000)
+                #expect(try await client.post("/_admin/session", guess, headers: ["X-Forwarded-For": "203.0.113.66"]).status == .unauthorized)
+            }
+            #expect(delays == ["1", "2", "4"])
+            let right: JSONValue = ["name": "ops", "password": .string(AdminAPITests.password)]
+            #expect(try await client.post("/_admin/session", right, headers: ["X-Forwarded-For": "203.0.113.66"]).status == .tooManyRequests)
+            let signIn = try await client.post("/_admin/session", right, headers: ["X-Forwarded-For": "203.0.113.77"])
+            #expect(signIn.status == .ok, "\(signIn.text)")
         }
     }
 
