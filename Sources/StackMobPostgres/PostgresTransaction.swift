@@ -175,6 +175,15 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         statement.append("\(statement.bind(userSchema)) AND user_id = \(statement.bind(userID))")
         try await run(statement)
     }
+
+    /// The token store's rows of a deleted user, in the delete's own transaction.
+    func deleteCredentials(userSchema: String, userID: String) async throws {
+        for table in ["_sm_tokens", "_sm_cookie_sessions", "_sm_temporary_passwords"] {
+            var statement = PostgresStatement("DELETE FROM \(table) WHERE user_schema = ")
+            statement.append("\(statement.bind(userSchema)) AND user_id = \(statement.bind(userID))")
+            try await run(statement)
+        }
+    }
 }
 
 /// Work to do once the transaction has committed (publishing a schema to the registry), dropped

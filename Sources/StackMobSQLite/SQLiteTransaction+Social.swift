@@ -6,4 +6,12 @@ extension SQLiteTransaction {
     func deleteSocialLinks(userSchema: String, userID: String) throws {
         try db.execute(sql: "DELETE FROM _sm_social_links WHERE user_schema = ? AND user_id = ?", arguments: [userSchema, userID])
     }
+
+    /// The token store's rows of a deleted user (tables of migrations v002 and v004), in the
+    /// delete's own transaction.
+    func deleteCredentials(userSchema: String, userID: String) throws {
+        for table in ["_sm_tokens", "_sm_cookie_sessions", "_sm_temporary_passwords"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE user_schema = ? AND user_id = ?", arguments: [userSchema, userID])
+        }
+    }
 }

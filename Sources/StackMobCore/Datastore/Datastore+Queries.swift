@@ -64,8 +64,9 @@ extension Datastore {
             let rows = try await self.authorize(.delete, on: schema.name, definition: schema, caller: caller, reader: writer)
             let deleted = try await writer.deleteObjects(schema, matching: Self.restricting(typed, to: rows) ?? typed, returning: returning)
             if isUserSchema {
-                // Deleted users' devices stop receiving their notifications (PROTOCOL §11.1).
-                for id in deleted.compactMap({ $0[schema.primaryKey]?.stringValue }) { try await writer.deletePushTokens(linkedTo: id) }
+                for id in deleted.compactMap({ $0[schema.primaryKey]?.stringValue }) {
+                    try await Self.forgetUser(id, userSchema: schema.name, writer: writer)
+                }
             }
             return binaryFields.isEmpty ? [] : deleted
         }

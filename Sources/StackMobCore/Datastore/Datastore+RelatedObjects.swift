@@ -100,8 +100,7 @@ extension Datastore {
                         } else {
                             deleted = try await writer.delete(targetSchema, id: id)
                         }
-                        // A deleted user's devices stop receiving its notifications (PROTOCOL §11.1).
-                        if deleted && isUserSchema { try await writer.deletePushTokens(linkedTo: id) }
+                        if deleted && isUserSchema { try await Self.forgetUser(id, userSchema: target, writer: writer) }
                     }
                 }
             default:

@@ -85,6 +85,10 @@ public protocol StorageWriter: StorageReader {
     func deletePushTokens(linkedTo userID: String) async throws
     /// Removes the social accounts linked to a user (the user object is being deleted, §9).
     func deleteSocialLinks(userSchema: String, userID: String) async throws
+    /// Removes a user's login sessions and refresh tokens, legacy cookie sessions and temporary
+    /// password (the user object is being deleted): whoever registers the login next must find
+    /// nothing of its predecessor's that still signs in.
+    func deleteCredentials(userSchema: String, userID: String) async throws
     /// Records an index and creates it now if its fields exist, else when they first do.
     func declareIndex(schema: String, fields: [String]) async throws
     /// Drops a field's column with its indexes (`deploy --drop`); returns the definition without it.
