@@ -11,9 +11,6 @@ func makeAdminServices(
     onServerRunning: @escaping @Sendable (Int) async -> Void
 ) -> [any Service] {
     guard let port = configuration.admin.port else { return [] }
-    var adminLogger = logger
-    // Tells this listener's lines (Hummingbird's "listening on" among them) from the API's.
-    adminLogger[metadataKey: "sm.listener"] = "admin"
     let router = Router(context: StackMobRequestContext.self)
     router.add(middleware: OperatorListenerMiddleware())
     router.add(middleware: RequestLogMiddleware())
@@ -21,15 +18,9 @@ func makeAdminServices(
     router.add(middleware: NotFoundMiddleware())
     router.add(middleware: admin)
     return [
-        makeListener(
-            responder: router.buildResponder(), configuration: configuration, clock: clock,
-            address: .hostname(configuration.admin.host, port: port),
-            onServerRunning: { channel in
-                let bound = channel.localAddress?.port ?? port
-                logger.notice("Admin API and console listening", metadata: ["sm.admin.host": "\(configuration.admin.host)", "sm.admin.port": "\(bound)"])
-                await onServerRunning(bound)
-            },
-            logger: adminLogger)
+        makeOwnListener(
+            "admin", responder: router.buildResponder(), host: configuration.admin.host, port: port, configuration: configuration, clock: clock,
+            logger: logger, started: "Admin API and console listening", onServerRunning: onServerRunning)
     ]
 }
 

@@ -19,3 +19,23 @@ func makeListener<Responder: HTTPResponder>(
         configuration: .init(address: address, serverName: settings.serverName), services: services, onServerRunning: onServerRunning,
         logger: logger)
 }
+
+/// A listener of its own for one part of the server (`monitoring.port`, `admin.port`) at
+/// `host:port`, with the API's limits and timeouts: its lines (Hummingbird's "listening on" among
+/// them) tagged `sm.listener=<name>`, and once bound, `started` logged with its address and the
+/// port handed to `onServerRunning`.
+func makeOwnListener<Responder: HTTPResponder>(
+    _ name: String, responder: Responder, host: String, port: Int, configuration: ServerConfiguration, clock: any ServerClock,
+    logger: Logger, started: Logger.Message, onServerRunning: @escaping @Sendable (Int) async -> Void
+) -> Application<Responder> where Responder.Context == StackMobRequestContext {
+    var tagged = logger
+    tagged[metadataKey: "sm.listener"] = .string(name)
+    return makeListener(
+        responder: responder, configuration: configuration, clock: clock, address: .hostname(host, port: port),
+        onServerRunning: { channel in
+            let bound = channel.localAddress?.port ?? port
+            logger.notice(started, metadata: ["sm.\(name).host": "\(host)", "sm.\(name).port": "\(bound)"])
+            await onServerRunning(bound)
+        },
+        logger: tagged)
+}

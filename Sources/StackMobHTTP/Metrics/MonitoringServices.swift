@@ -10,23 +10,13 @@ func makeMonitoringServices(
 ) -> [any Service] {
     let configuration = backend.configuration
     guard configuration.monitoring.enabled, let port = configuration.monitoring.port else { return [] }
-    var monitoringLogger = logger
-    // Tells this listener's lines (Hummingbird's "listening on" among them) from the API's.
-    monitoringLogger[metadataKey: "sm.listener"] = "monitoring"
     let router = Router(context: StackMobRequestContext.self)
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: NotFoundMiddleware())
     router.add(middleware: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: true))
     return [
-        // The same connection limits and timeouts as the API's listener.
-        makeListener(
-            responder: router.buildResponder(), configuration: configuration, clock: clock,
-            address: .hostname(configuration.monitoring.host, port: port),
-            onServerRunning: { channel in
-                let bound = channel.localAddress?.port ?? port
-                logger.notice("Monitoring listening", metadata: ["sm.monitoring.port": "\(bound)"])
-                await onServerRunning(bound)
-            },
-            logger: monitoringLogger)
+        makeOwnListener(
+            "monitoring", responder: router.buildResponder(), host: configuration.monitoring.host, port: port, configuration: configuration,
+            clock: clock, logger: logger, started: "Monitoring listening", onServerRunning: onServerRunning)
     ]
 }
