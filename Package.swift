@@ -49,7 +49,9 @@ let package = Package(
                 .embedInCode("sql/v006_social.sql"),
                 .embedInCode("sql/v007_schema_settings.sql"),
                 .embedInCode("sql/v008_operators.sql"),
+                .embedInCode("sql/v009_role_grants.sql"),
                 .embedInCode("postgresql/v001_internal_tables.sql"),
+                .embedInCode("postgresql/v002_role_grants.sql"),
             ]
         ),
         // The system zlib (already linked through swift-nio-extras): gzip copies of HTML5 files.

@@ -13,6 +13,7 @@ public enum InternalMigrations {
         ("v006_social", text(PackageResources.v006_social_sql)),
         ("v007_schema_settings", text(PackageResources.v007_schema_settings_sql)),
         ("v008_operators", text(PackageResources.v008_operators_sql)),
+        ("v009_role_grants", text(PackageResources.v009_role_grants_sql)),
     ]
 
     private static func text(_ bytes: [UInt8]) -> String {
@@ -25,5 +26,6 @@ public enum InternalMigrations {
 public enum PostgreSQLMigrations {
     public static let all: [(name: String, sql: String)] = [
         ("v001_internal_tables", String(decoding: PackageResources.v001_internal_tables_sql, as: UTF8.self)),
+        ("v002_role_grants", String(decoding: PackageResources.v002_role_grants_sql, as: UTF8.self)),
     ]
 }

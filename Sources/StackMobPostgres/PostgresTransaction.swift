@@ -184,6 +184,16 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
             try await run(statement)
         }
     }
+
+    func recordConfiguredGrant(role: String, member: String, at time: Int64) async throws -> Bool {
+        var statement = PostgresStatement("INSERT INTO _sm_role_grants (role, member, granted_at) VALUES (")
+        statement.append("\(statement.bind(role)), \(statement.bind(member)), \(statement.bind(time))) ON CONFLICT DO NOTHING RETURNING 1")
+        return try await !run(statement).isEmpty
+    }
+
+    func forgetConfiguredGrants() async throws {
+        try await run(PostgresStatement("DELETE FROM _sm_role_grants"))
+    }
 }
 
 /// Work to do once the transaction has committed (publishing a schema to the registry), dropped

@@ -14,4 +14,14 @@ extension SQLiteTransaction {
             try db.execute(sql: "DELETE FROM \(table) WHERE user_schema = ? AND user_id = ?", arguments: [userSchema, userID])
         }
     }
+
+    func recordConfiguredGrant(role: String, member: String, at time: Int64) throws -> Bool {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO _sm_role_grants (role, member, granted_at) VALUES (?, ?, ?)", arguments: [role, member, time])
+        return db.changesCount > 0
+    }
+
+    func forgetConfiguredGrants() throws {
+        try db.execute(sql: "DELETE FROM _sm_role_grants")
+    }
 }

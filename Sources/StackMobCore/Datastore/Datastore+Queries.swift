@@ -59,13 +59,14 @@ extension Datastore {
         let isUserSchema = userSchemas[schema.name] != nil
         // The primary keys come back when something must follow the delete: files, or tokens.
         let returning = binaryFields.isEmpty && !isUserSchema ? nil : binaryFields
+        let now = clock.nowMilliseconds()
         return try await storage.write { writer in
             // Only the objects the caller may delete are deleted; the others are left, unmentioned.
             let rows = try await self.authorize(.delete, on: schema.name, definition: schema, caller: caller, reader: writer)
             let deleted = try await writer.deleteObjects(schema, matching: Self.restricting(typed, to: rows) ?? typed, returning: returning)
             if isUserSchema {
                 for id in deleted.compactMap({ $0[schema.primaryKey]?.stringValue }) {
-                    try await Self.forgetUser(id, userSchema: schema.name, writer: writer)
+                    try await self.forgetUser(id, userSchema: schema.name, now: now, writer: writer)
                 }
             }
             return binaryFields.isEmpty ? [] : deleted

@@ -100,7 +100,7 @@ extension Datastore {
                         } else {
                             deleted = try await writer.delete(targetSchema, id: id)
                         }
-                        if deleted && isUserSchema { try await Self.forgetUser(id, userSchema: target, writer: writer) }
+                        if deleted && isUserSchema { try await self.forgetUser(id, userSchema: target, now: now, writer: writer) }
                     }
                 }
             default:

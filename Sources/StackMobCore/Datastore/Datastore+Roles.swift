@@ -1,9 +1,12 @@
 /// The `aclrole` schema and the roles seeded from configuration (PROTOCOL §12.3, D14).
 extension Datastore {
     /// Creates `aclrole` (primary key `aclrole_id`, one-to-many `users` to the default user schema)
-    /// and adds the configured members to their roles. Idempotent: members added at run time with
-    /// the private key are kept; a member removed from the configuration stays in the stored role
-    /// until removed through the API.
+    /// and adds the configured members to their roles, each once (`recordConfiguredGrant`): a
+    /// member is granted to whoever holds or first registers the login, and no longer once that
+    /// account is deleted (deleting a user removes it from its roles) or once the member is
+    /// removed through the API. Idempotent: members added at run time with the private key are
+    /// kept; a member removed from the configuration stays in the stored role until removed
+    /// through the API.
     static func ensureRoles(
         _ roles: [String: [String]], userSchema: String, storage: any StorageEngine, registry: SchemaRegistry, now: Int64
     ) async throws {
@@ -23,7 +26,12 @@ extension Datastore {
             guard let schema, schema.primaryKey == RoleSchema.primaryKey else {
                 throw DatastoreSetupError.relationshipConflict(schema: RoleSchema.name, reason: "its primary key must be '\(RoleSchema.primaryKey)'")
             }
-            for (role, members) in roles.sorted(by: { $0.key < $1.key }) {
+            for (role, configured) in roles.sorted(by: { $0.key < $1.key }) {
+                var members: [String] = []
+                for member in configured {
+                    if try await writer.recordConfiguredGrant(role: role, member: member, at: now) { members.append(member) }
+                }
+                guard !members.isEmpty else { continue }
                 if let existing = try await writer.fetchObject(schema, id: role) {
                     let current = RelationLoader.ids(in: existing[RoleSchema.membersField])
                     let missing = members.filter { !current.contains($0) }

@@ -124,24 +124,13 @@ public struct Datastore: Sendable {
             } else {
                 deleted = try await writer.delete(schema, id: id)
             }
-            if deleted && isUserSchema { try await Self.forgetUser(id, userSchema: schema.name, writer: writer) }
+            if deleted && isUserSchema { try await self.forgetUser(id, userSchema: schema.name, now: self.clock.nowMilliseconds(), writer: writer) }
             return deleted
         }
         guard deleted else { throw DatastoreError.objectNotFoundForDelete }
     }
 
     // MARK: - Helpers
-
-    /// What a deleted user leaves behind, removed in the delete's transaction, whichever way it
-    /// was deleted: its devices stop receiving its notifications (PROTOCOL §11.1), its social
-    /// accounts are free to link to another user (§9), and its sessions, refresh tokens, cookie
-    /// sessions and temporary password stop working, so that a later account with the same
-    /// login inherits none of them.
-    static func forgetUser(_ id: String, userSchema: String, writer: any StorageWriter) async throws {
-        try await writer.deletePushTokens(linkedTo: id)
-        try await writer.deleteSocialLinks(userSchema: userSchema, userID: id)
-        try await writer.deleteCredentials(userSchema: userSchema, userID: id)
-    }
 
     /// The committed definition of a schema named in a request that only reads or changes what
     /// exists; nil when there is none, with or without inference: reads never create schemas,

@@ -34,6 +34,7 @@ extension Datastore {
         _ batches: [(schema: String, objects: [JSONObject])], progress: @escaping @Sendable (Int) -> Void
     ) async throws -> ImportCounts {
         let registry = self.registry
+        let userSchemas = self.userSchemas
         return try await storage.write { writer in
             var counts = ImportCounts()
             for (name, objects) in batches {
@@ -48,6 +49,9 @@ extension Datastore {
                             for field in existing.keys where object[field] == nil { changes[field] = .null }
                             changes[schema.primaryKey] = nil
                             try await writer.update(schema, id: id, changes: changes)
+                            if let userSchema = userSchemas[name] {
+                                try await Self.revokeReplacedUser(existing, by: object, id: id, userSchema: userSchema, writer: writer)
+                            }
                             counts.replaced += 1
                         }
                     } else {
@@ -60,6 +64,22 @@ extension Datastore {
             }
             progress(counts.total)
             return counts
+        }
+    }
+
+    /// A user object an import replaces: another account (another `createddate`) under the same
+    /// login inherits nothing of the stored one's, as after a delete; the same account with
+    /// another password hash keeps its links but loses its sessions, as after a password change.
+    private static func revokeReplacedUser(
+        _ stored: JSONObject, by imported: JSONObject, id: String, userSchema: UserSchema, writer: any StorageWriter
+    ) async throws {
+        let created = SchemaDefinition.createdDate
+        if stored[created] != imported[created] {
+            try await writer.deletePushTokens(linkedTo: id)
+            try await writer.deleteSocialLinks(userSchema: userSchema.name, userID: id)
+            try await writer.deleteCredentials(userSchema: userSchema.name, userID: id)
+        } else if stored[userSchema.passwordField] != imported[userSchema.passwordField] {
+            try await writer.deleteCredentials(userSchema: userSchema.name, userID: id)
         }
     }
 }

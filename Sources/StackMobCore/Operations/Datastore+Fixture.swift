@@ -30,10 +30,25 @@ extension Datastore {
         let now = clock.nowMilliseconds()
         let registry = self.registry
         let ready = batches
+        let fixtureUsers = Set(ready.first { $0.schema == userSchema }?.objects.map(\.id) ?? [])
+        let userSchemas = self.userSchemas
         return try await storage.write { writer in
             for schema in registry.all() {
-                _ = try await writer.deleteObjects(schema, matching: .all([]), returning: nil)
+                guard userSchemas[schema.name] != nil else {
+                    _ = try await writer.deleteObjects(schema, matching: .all([]), returning: nil)
+                    continue
+                }
+                // The fixture's users come back as they were, and keep their sessions (README,
+                // CI mode); every other user is gone, with whatever signed in as it.
+                let deleted = try await writer.deleteObjects(schema, matching: .all([]), returning: [])
+                for id in deleted.compactMap({ $0[schema.primaryKey]?.stringValue }) where schema.name != userSchema || !fixtureUsers.contains(id) {
+                    try await writer.deletePushTokens(linkedTo: id)
+                    try await writer.deleteSocialLinks(userSchema: schema.name, userID: id)
+                    try await writer.deleteCredentials(userSchema: schema.name, userID: id)
+                }
             }
+            // The roles are the fixture's now: configured members are granted afresh at the next start.
+            try await writer.forgetConfiguredGrants()
             var written = 0
             for (name, objects) in ready {
                 var schema = registry.definition(named: name)

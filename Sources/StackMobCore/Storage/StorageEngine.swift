@@ -89,6 +89,12 @@ public protocol StorageWriter: StorageReader {
     /// password (the user object is being deleted): whoever registers the login next must find
     /// nothing of its predecessor's that still signs in.
     func deleteCredentials(userSchema: String, userID: String) async throws
+    /// Records that the configuration's `roles` granted `member` its role (table of migration
+    /// v009); false when that was recorded before. A configured member is granted once, so a
+    /// later account registering a deleted member's login is not granted the role at a restart.
+    func recordConfiguredGrant(role: String, member: String, at time: Int64) async throws -> Bool
+    /// Forgets every recorded configured grant (a CI-mode reset, which replaces the roles too).
+    func forgetConfiguredGrants() async throws
     /// Records an index and creates it now if its fields exist, else when they first do.
     func declareIndex(schema: String, fields: [String]) async throws
     /// Drops a field's column with its indexes (`deploy --drop`); returns the definition without it.

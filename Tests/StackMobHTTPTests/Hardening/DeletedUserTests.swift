@@ -53,4 +53,66 @@ struct DeletedUserTests {
             #expect(try await client.login([("username", "chief"), ("password", "second")]).accessToken.isEmpty == false)
         }
     }
+
+    @Test("a stranger who registers a deleted user's login reads nothing the old account owned, is in none of its relationships, and gets none of its roles, then or after a restart", arguments: [Deletion.byID, .byQuery])
+    func noInheritance(deletion: Deletion) async throws {
+        let clock = ManualClock()
+        try await TestServer.withDataDirectory { directory in
+            var configuration = TestServer.configuration(dataDirectory: directory)
+            configuration.development.access = AccessPolicy(
+                schemas: [
+                    "note": SchemaPermissions(create: .loggedIn, read: .owner, update: .owner, delete: .owner),
+                    "secret": SchemaPermissions(all: .role("admin")),
+                    "project": SchemaPermissions(create: .loggedIn, read: .objectRelation("members"), update: .objectRelation("members")),
+                ],
+                roles: ["admin": ["chief"]])
+            let noteID = "n1"
+            try await TestServer.run(configuration: configuration, clock: clock) { client in
+                let fixture = try await ACLFixture.make(client, clock: clock, users: ["chief": [:], "pat": [:]])
+                let note = try await fixture.send(.user("chief"), .post, "/note", json: ["note_id": .string(noteID), "text": "chief's private note"])
+                #expect(note.status == .created, "\(note.text)")
+                #expect(try await fixture.send(.user("chief"), .post, "/secret", json: ["secret_id": "s1"]).status == .created)
+                let project = try await fixture.send(
+                    .privateKey, .post, "/project", json: ["project_id": "p1", "members": ["chief", "pat"]], headers: ["X-StackMob-Relations": "members=user"])
+                #expect(project.status == .created, "\(project.text)")
+                #expect(try await fixture.send(.user("chief"), .get, "/project/p1").status == .ok)
+
+                let deleted = switch deletion {
+                case .byQuery: try await fixture.send(.privateKey, .delete, "/user?username=chief")
+                default: try await fixture.send(.privateKey, .delete, "/user/chief")
+                }
+                #expect(deleted.status == .ok, "\(deleted.text)")
+
+                // The objects stay, without the deleted owner; the role and the project no longer name it.
+                let kept = try await fixture.send(.privateKey, .get, "/note/\(noteID)")
+                #expect(kept.object?["text"] == "chief's private note" && kept.object?["sm_owner"] == nil, "\(kept.text)")
+                #expect(try await fixture.send(.privateKey, .get, "/aclrole/admin").object?["users"] == [])
+                #expect(try await fixture.send(.privateKey, .get, "/project/p1").object?["members"] == ["pat"])
+
+                try await Self.expectStrangerInheritsNothing(client, clock: clock, noteID: noteID, registers: true)
+            }
+            // The configured member is not granted again to the account now holding the login.
+            try await TestServer.run(configuration: configuration, clock: clock) { client in
+                try await Self.expectStrangerInheritsNothing(client, clock: clock, noteID: noteID, registers: false)
+                let fixture = ACLFixture(client: client, clock: clock, sessions: [:])
+                #expect(try await fixture.send(.privateKey, .get, "/aclrole/admin").object?["users"] == [])
+            }
+        }
+    }
+
+    private static func expectStrangerInheritsNothing(_ client: StackMobClient, clock: ManualClock, noteID: String, registers: Bool) async throws {
+        if registers {
+            #expect(try await client.post("/user", ["username": "chief", "password": "stranger"]).status == .created)
+        }
+        let stranger = ACLFixture(client: client, clock: clock, sessions: ["chief": try await client.login([("username", "chief"), ("password", "stranger")])])
+        let read = try await stranger.send(.user("chief"), .get, "/note/\(noteID)")
+        #expect(read.status == .notFound, "\(read.text)")
+        let list = try await stranger.send(.user("chief"), .get, "/note")
+        #expect(list.status == .ok && list.array == [], "\(list.text)")
+        let secret = try await stranger.send(.user("chief"), .get, "/secret/s1")
+        #expect(secret.status == .unauthorized, "\(secret.text)")
+        let project = try await stranger.send(.user("chief"), .get, "/project/p1")
+        #expect(project.status == .notFound, "\(project.text)")
+    }
 }
+

@@ -115,6 +115,37 @@ struct CIModeTests {
         }
     }
 
+    @Test("a reset keeps the fixture users' sessions and ends those of every other user, whose login a new account may take")
+    func resetEndsOtherUsersSessions() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let fixture = try OperationsHarness.writeFixture(in: directory)
+            let (server, port) = try await OperationsHarness.serve(["--ephemeral", "--fixtures", fixture], in: directory)
+            try await OperationsHarness.withClient(port: port, authority: "localhost") { client in
+                let now = { Int64(Date().timeIntervalSince1970) }
+                let alice = try await client.login([("username", "alice"), ("password", "alice-secret")])
+                #expect(try await client.post("/user", ["username": "mallory", "password": "first"]).status == .created)
+                let mallory = try await client.login([("username", "mallory"), ("password", "first")])
+                #expect(try await client.signed(.get, "/user/loggedInUser", session: mallory, ts: now()).status == .ok)
+
+                let session = try await client.withoutKey.post(
+                    "/_admin/session", ["name": .string(OperationsHarness.operatorName), "password": .string(OperationsHarness.operatorPassword)])
+                let token = try #require(session.object?["token"]?.stringValue)
+                let reset = try await client.withoutKey.post("/_admin/environments/development/reset", [:], headers: ["Authorization": "Bearer \(token)"])
+                #expect(reset.status == .ok, "\(reset.text)")
+
+                #expect(try await client.signed(.get, "/user/loggedInUser", session: alice, ts: now()).object?["username"] == "alice")
+                // Someone else registers the login; what the earlier mallory held is dead.
+                #expect(try await client.post("/user", ["username": "mallory", "password": "second"]).status == .created)
+                let old = try await client.signed(.get, "/user/loggedInUser", session: mallory, ts: now())
+                #expect(old.status == .unauthorized, "\(old.text)")
+                let refreshed = try await client.postForm(
+                    "/user/refreshToken", [("refresh_token", mallory.refreshToken), ("token_type", "mac"), ("mac_algorithm", "hmac-sha-1")])
+                #expect(refreshed.status == .unauthorized, "\(refreshed.text)")
+            }
+            #expect(await server.terminate() == 0)
+        }
+    }
+
     @Test("a fixture file that does not parse stops start-up with exit code 78 and names the key")
     func badFixture() async throws {
         try await TestServer.withDataDirectory { directory in

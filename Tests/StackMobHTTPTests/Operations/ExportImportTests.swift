@@ -68,6 +68,34 @@ struct ExportImportTests {
         }
     }
 
+    @Test("an import that replaces a user with another account of the same login ends the replaced account's sessions")
+    func importReplacingAUser() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let source = try await Self.populated(directory)
+            #expect(try await OperationsHarness.run(["export", "--data-dir", source, "--out", "\(directory)/dump"], in: directory).0 == 0)
+            // The target holds another bob, signed in.
+            let target = "\(directory)/target"
+            let (first, firstPort) = try await OperationsHarness.serve(["--data-dir", target], in: directory)
+            let impostor = try await OperationsHarness.withClient(port: firstPort, authority: "localhost") { client in
+                #expect(try await client.post("/user", ["username": "bob", "password": "impostor"]).status == .created)
+                let session = try await client.login([("username", "bob"), ("password", "impostor")])
+                #expect(try await client.signed(.get, "/user/loggedInUser", session: session, ts: Int64(Date().timeIntervalSince1970)).status == .ok)
+                return session
+            }
+            #expect(await first.terminate() == 0)
+
+            let (imported, output) = try await OperationsHarness.run(["import", "--data-dir", target, "--from", "\(directory)/dump"], in: directory)
+            #expect(imported == 0 && output.contains("1 replaced"), "\(output)")
+            let (server, port) = try await OperationsHarness.serve(["--data-dir", target], in: directory)
+            try await OperationsHarness.withClient(port: port, authority: "localhost") { client in
+                let old = try await client.signed(.get, "/user/loggedInUser", session: impostor, ts: Int64(Date().timeIntervalSince1970))
+                #expect(old.status == .unauthorized, "\(old.text)")
+                _ = try await client.login([("username", "bob"), ("password", "bob-secret")])
+            }
+            #expect(await server.terminate() == 0)
+        }
+    }
+
     @Test("import refuses a bad JSON line or a value of the wrong type with the line number, and writes nothing", arguments: [
         ("{\"todo_id\": \"t9\", \"title\": ", "objects/todo.jsonl line 4: not valid JSON"),
         ("{\"todo_id\": \"t9\", \"title\": 5}", "objects/todo.jsonl line 4: the field 'title' must hold string values"),
