@@ -81,7 +81,7 @@ extension Datastore {
         }
         try await authorizeVerb(.update, on: name, caller: caller)
         guard try committedSchema(name) != nil else { throw DatastoreError.objectNotFound }
-        let body = try await hashingPasswords(in: body, schema: name)
+        let body = try await preparingPasswordChange(in: body, schema: name, id: id, caller: caller)
         let now = clock.nowMilliseconds()
         let (object, schema) = try await storage.write { writer in
             guard let schema = self.registry.definition(named: name) else { throw DatastoreError.objectNotFound }
@@ -102,6 +102,7 @@ extension Datastore {
     ) async throws -> JSONObject {
         guard inferenceEnabled || schema != nil else { throw DatastoreError.unknownSchema(name) }
         let current = schema ?? SchemaDefinition(name: name, primaryKey: primaryKeyName(for: name))
+        try requireHashedPassword(in: body, schema: name)
         let planner = ObjectWritePlanner(inferenceEnabled: inferenceEnabled, caller: caller, relations: relations)
         let plan = try planner.plan(body, schema: current, mode: .create)
         var object = plan.values.filter { !$0.value.isNull }
@@ -124,10 +125,20 @@ extension Datastore {
     }
 
     /// Merges `body` into `existing`; returns the merged object and the schema as it now stands.
+    ///
+    /// Every save of a user's password passes here (PUT, upserts nested or not, the admin API
+    /// and console, `resetPassword`): only the private key may change one this way, and a new
+    /// password ends every session and the temporary password of the user, unless the caller
+    /// (`resetPassword`, which keeps its own session) revokes them itself.
     func applyUpdate(
         _ body: JSONObject, to existing: JSONObject, id: String, schema: SchemaDefinition, caller: Caller, now: Int64,
-        writer: any StorageWriter, relations: [String: String] = [:]
+        writer: any StorageWriter, relations: [String: String] = [:], revokingSessions: Bool = true
     ) async throws -> (JSONObject, SchemaDefinition) {
+        let newPassword = userSchemas[schema.name].map { body[$0.passwordField] != nil } ?? false
+        if newPassword, let userSchema = userSchemas[schema.name] {
+            guard caller.isPrivateKey else { throw DatastoreError.passwordChangeNeedsReset(field: userSchema.passwordField) }
+            try requireHashedPassword(in: body, schema: schema.name)
+        }
         // A counter's answer depends on the stored value (an overflow is a 400, a sum a 200):
         // for a caller who may update but not read, thirty of them would find a hidden number.
         if body.keys.contains(where: { $0.hasSuffix(ObjectWritePlanner.incrementSuffix) }),
@@ -147,6 +158,7 @@ extension Datastore {
             try await writer.evolveSchema(from: schema, to: plan.definition)
         }
         try await writer.update(plan.definition, id: id, changes: changes)
+        if newPassword && revokingSessions { try await writer.deleteCredentials(userSchema: schema.name, userID: id) }
         var merged = existing
         for (field, value) in changes {
             merged[field] = value.isNull ? nil : value
@@ -154,7 +166,48 @@ extension Datastore {
         return (merged, plan.definition)
     }
 
+    /// Stores a new password for `resetPassword` and the temporary-password login, which end
+    /// the user's other sessions themselves (keeping the one that made the change).
+    func storePassword(_ password: String, userID: String, schema userSchema: UserSchema) async throws {
+        let hashed = try await hashingPasswords(in: [userSchema.passwordField: .string(password)], schema: userSchema.name)
+        let now = clock.nowMilliseconds()
+        try await storage.write { writer in
+            guard let schema = self.registry.definition(named: userSchema.name), let existing = try await writer.fetchObject(schema, id: userID) else {
+                throw DatastoreError.objectNotFound
+            }
+            _ = try await self.applyUpdate(hashed, to: existing, id: userID, schema: schema, caller: .privateKey, now: now, writer: writer, revokingSessions: false)
+        }
+    }
+
+    /// A stored user password is always this server's hash. A body reaching a user schema with
+    /// anything else was prepared for another target (a nested object whose relation the same
+    /// request declared toward the user schema after its passwords were hashed): refused rather
+    /// than stored in plain text.
+    private func requireHashedPassword(in body: JSONObject, schema name: String) throws(DatastoreError) {
+        // Not a string: the type check refuses it as it refuses any value of the wrong type.
+        guard let userSchema = userSchemas[name], case .string(let hash)? = body[userSchema.passwordField] else { return }
+        guard passwordHasher.isHash(hash) else { throw .unhashedPassword(field: userSchema.passwordField) }
+    }
+
     // MARK: - Before the transaction
+
+    /// The body of `PUT` on a user, ready to write. The private key changes the password (hashed
+    /// here, before the transaction); anyone else is refused (`passwordChangeNeedsReset`), except
+    /// the user re-sending its current password with other changes, as a client saving the whole
+    /// object may: then the password is left out. Only the signed-in user itself is told whether
+    /// the password it sent is the current one: no one else gets to test passwords this way.
+    private func preparingPasswordChange(in body: JSONObject, schema name: String, id: String, caller: Caller) async throws -> JSONObject {
+        guard let userSchema = userSchemas[name], let sent = body[userSchema.passwordField] else { return body }
+        if caller.isPrivateKey { return try await hashingPasswords(in: body, schema: name) }
+        guard case .string(let password) = sent, let session = caller.sessionUser, session.schema == name, session.id == id,
+            let schema = registry.definition(named: name),
+            let stored = try await storage.readByKey({ reader in try await reader.fetchObject(schema, id: id) })?[userSchema.passwordField]?.stringValue,
+            await passwordHasher.verify(password, against: stored)
+        else { throw DatastoreError.passwordChangeNeedsReset(field: userSchema.passwordField) }
+        var unchanged = body
+        unchanged[userSchema.passwordField] = nil
+        return unchanged
+    }
 
     /// The elements of a bulk body, each with its id and its body ready to write (passwords
     /// hashed); a nil body marks an element that cannot be created: listed in `failed`, with a

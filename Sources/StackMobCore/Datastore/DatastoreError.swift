@@ -36,6 +36,12 @@ public enum DatastoreError: Error, Sendable, Equatable {
     case containsNUL(field: String)
     /// A request carrying more passwords to hash than `Datastore.maxPasswordsPerRequest`.
     case tooManyPasswords(limit: Int)
+    /// A save (update or upsert) that would change a user's password, from a caller other than
+    /// the private key: the change needs the old password (`resetPassword`) or a mailed one.
+    case passwordChangeNeedsReset(field: String)
+    /// A nested object that reached a user schema other than the one its password was prepared
+    /// for (the relations header named another target), so its password is not hashed.
+    case unhashedPassword(field: String)
     /// The request was cancelled (past its deadline, or its client gone) before its passwords
     /// were hashed; nothing was written.
     case cancelled
@@ -82,6 +88,10 @@ public enum DatastoreError: Error, Sendable, Equatable {
             "field \"\(field)\" contains U+0000, which cannot be stored"
         case .tooManyPasswords(let limit):
             "A request may set at most \(limit) user passwords (bulk elements and related objects together); send the rest in further requests"
+        case .passwordChangeNeedsReset(let field):
+            "\(field) cannot be changed by saving the user: use resetPassword with the old password, or forgotPassword"
+        case .unhashedPassword(let field):
+            "\(field) is a user's password, but X-StackMob-Relations names another schema for its object; name the user schema"
         case .cancelled:
             "The request was cancelled before it was carried out"
         case .invalidTimestamp(let field):

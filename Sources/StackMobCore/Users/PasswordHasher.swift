@@ -35,6 +35,12 @@ public struct PasswordHasher: Sendable {
         await gate.run(.login, { verifyNow(password, against: stored) }) ?? false
     }
 
+    /// Whether `stored` has the form this hasher stores (not whether any password matches it).
+    public func isHash(_ stored: String) -> Bool {
+        let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "pbkdf2-sha256" && Int(parts[1]).map { $0 > 0 } == true
+    }
+
     /// Spends the time of `verify` on a login that does not exist: every login path calls it
     /// where it would have verified the user's hash, so that an unknown login is refused as late
     /// as a known one with a wrong password, and timing does not tell which logins exist.

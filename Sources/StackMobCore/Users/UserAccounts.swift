@@ -168,7 +168,7 @@ public struct UserAccounts: Sendable {
     /// A new password ends every other session of the user: whoever held the old one (or a
     /// session opened with it) is logged out.
     private func changePassword(_ schema: UserSchema, userID: String, to password: String, keeping current: CurrentSession) async throws {
-        _ = try await datastore.update(id: userID, in: schema.name, changes: [schema.passwordField: .string(password)], caller: .privateKey)
+        try await datastore.storePassword(password, userID: userID, schema: schema)
         try await store.deleteTemporaryPassword(userSchema: schema.name, userID: userID)
         try await store.revokeSessions(userSchema: schema.name, userID: userID, keeping: current)
     }

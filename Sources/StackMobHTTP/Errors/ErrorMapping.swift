@@ -62,7 +62,7 @@ enum ErrorMapping {
             status = .conflict
         case .invalidSchemaName, .invalidFieldName, .reservedSchemaName, .unknownSchema, .unknownField, .primaryKeyChange, .incompatibleType,
             .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp, .secondGeopoint, .tooManyFields,
-            .containsNUL, .tooManyPasswords:
+            .containsNUL, .tooManyPasswords, .passwordChangeNeedsReset, .unhashedPassword:
             status = .badRequest
         case .cancelled:
             // Seen only by a client still there: the deadline answers 504 itself.
