@@ -68,8 +68,9 @@ extension Datastore {
         switch rule {
         case .owner:
             let owned = RowFilter.ownerIs("\(userSchema)/\(id)")
-            // A user object owns itself: sign-up is usually anonymous, so its sm_owner is unset,
-            // yet the user must be able to read and update it (loggedInUser).
+            // A user object owns itself (its sm_owner names it, set at creation); the primary key
+            // still admits it should a private-key request have given it another owner, so the
+            // user can always read and update itself (loggedInUser).
             guard schema.name == userSchema else { return owned }
             return .any([owned, .primaryKeyIs(field: schema.primaryKey, value: id)])
         case .objectRelation(let field):

@@ -109,8 +109,14 @@ extension Datastore {
         object[current.primaryKey] = .string(id)
         object[SchemaDefinition.createdDate] = object[SchemaDefinition.createdDate] ?? .integer(now)
         object[SchemaDefinition.lastModifiedDate] = object[SchemaDefinition.lastModifiedDate] ?? .integer(now)
-        if object[SchemaDefinition.owner] == nil, let owner = caller.ownerReference {
-            object[SchemaDefinition.owner] = .string(owner)
+        if object[SchemaDefinition.owner] == nil {
+            // A user object is its own owner (PROTOCOL §12.1; the iOS SDK's specs read it), whoever
+            // creates it; any other object belongs to the user who creates it (D15).
+            if userSchemas[name] != nil {
+                object[SchemaDefinition.owner] = .string(Self.ownerReference(userSchema: name, id: id))
+            } else if let owner = caller.ownerReference {
+                object[SchemaDefinition.owner] = .string(owner)
+            }
         }
         if schema == nil || plan.definition != current {
             try await writer.evolveSchema(from: schema, to: plan.definition)

@@ -75,6 +75,27 @@ public struct Datastore: Sendable {
                     schema: userSchema.name,
                     reason: "its field '\(userSchema.passwordField)' already holds \(other.name) values, so it cannot be the password field")
             }
+            try await adoptUnownedUsers(existing, writer: writer)
+        }
+    }
+
+    /// `sm_owner` of a user object: the user itself.
+    static func ownerReference(userSchema: String, id: String) -> String {
+        "\(userSchema)/\(id)"
+    }
+
+    /// Makes every user object without an owner its own owner: users created before user objects
+    /// owned themselves (and any whose owner a private-key request cleared). Their `lastmoddate`
+    /// stays: the user changed nothing. After the first start this finds nothing.
+    private static func adoptUnownedUsers(_ schema: SchemaDefinition, writer: any StorageWriter) async throws {
+        let unowned = TypedFilter.condition(TypedCondition(field: SchemaDefinition.owner, target: .scalar, operation: .isNull(true)))
+        while true {
+            let batch = try await writer.fetchObjects(schema, query: ObjectQuery(filter: unowned, limit: 500)).objects
+            for object in batch {
+                guard let id = object[schema.primaryKey]?.stringValue else { continue }
+                try await writer.update(schema, id: id, changes: [SchemaDefinition.owner: .string(ownerReference(userSchema: schema.name, id: id))])
+            }
+            guard batch.count == 500 else { return }
         }
     }
 

@@ -39,8 +39,12 @@ extension Datastore {
             var counts = ImportCounts()
             for (name, objects) in batches {
                 guard let schema = registry.definition(named: name) else { throw DatastoreError.unknownSchema(name) }
-                for object in objects {
+                for var object in objects {
                     guard let id = object[schema.primaryKey]?.stringValue else { throw DatastoreError.missingPrimaryKey(field: schema.primaryKey) }
+                    // An export from before user objects owned themselves.
+                    if userSchemas[name] != nil, object[SchemaDefinition.owner] == nil {
+                        object[SchemaDefinition.owner] = .string(Self.ownerReference(userSchema: name, id: id))
+                    }
                     if let existing = try await writer.fetchObject(schema, id: id) {
                         if existing == object {
                             counts.unchanged += 1
