@@ -18,7 +18,7 @@ struct AdminCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an operator account (password from the terminal or stdin).")
 
         @OptionGroup var data: DataOptions
-        @Argument(help: "The operator's name (lower-case letters, digits, underscores).")
+        @Argument(help: "The operator's name (lower-case letters, digits, '_', '-' and '.').")
         var name: String
 
         func run() async throws {

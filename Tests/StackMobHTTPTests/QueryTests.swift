@@ -167,6 +167,10 @@ struct QueryTests {
             let noQuery = try await client.delete("/item")
             #expect(noQuery.status == .badRequest)
             #expect(try await client.get("/item").array?.count == 3)
+            // A schema never written is not found, query or not, as for every other request.
+            let unknown = try await client.delete("/never_written")
+            #expect(unknown.status == .notFound, "\(unknown.text)")
+            #expect(try await client.delete("/never_written?a=1").status == .notFound)
         }
     }
 

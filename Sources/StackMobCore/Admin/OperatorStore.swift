@@ -13,11 +13,20 @@ public struct OperatorStore: Sendable {
         self.clock = clock
     }
 
-    /// Operator names: the same rule as field names, so they are safe in logs and paths.
-    public static func isValidName(_ name: String) -> Bool { Identifier.isValidFieldName(name) }
+    /// Operator names: lower-case letters, digits, `_`, `-` and `.` (people's names, `ops-olga`,
+    /// `j.doe`), starting with a letter or digit (never `.` or `..`), at most 64 bytes, so they
+    /// are safe in logs, metric labels and paths.
+    public static func isValidName(_ name: String) -> Bool {
+        func isLetterOrDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        let bytes = name.utf8
+        guard (1...64).contains(bytes.count), let first = bytes.first, isLetterOrDigit(first) else { return false }
+        return bytes.allSatisfy { isLetterOrDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+    }
 
     public func add(name: String, password: String) async throws {
-        guard Self.isValidName(name) else { throw AdminError.badInput(key: "name", "must be lower-case letters, digits and underscores") }
+        guard Self.isValidName(name) else {
+            throw AdminError.badInput(key: "name", "must be lower-case letters, digits, '_', '-' and '.', starting with a letter or digit, at most 64 characters")
+        }
         guard password.count >= 8 else { throw AdminError.badInput(key: "password", "must be at least 8 characters long") }
         let hash = try await hasher.hash(password)
         let audit = AuditRecord(at: clock.nowMilliseconds(), operatorName: name, action: "operator.add", detail: ["name": .string(name)])

@@ -45,13 +45,17 @@ extension Datastore {
     }
 
     /// `DELETE /<schema>?…`: deletes exactly the matching objects. A query is required: an empty
-    /// one would delete the whole schema.
+    /// one would delete the whole schema. A schema that does not exist is not found first, as
+    /// every other request on it is.
     ///
     /// Returns each deleted object's primary key and binary fields, whose files the caller
     /// removes once the delete has committed (§7); nothing for a schema without binary fields.
     @discardableResult
     public func deleteMatching(in schemaName: String, filter: QueryFilter?, caller: Caller) async throws -> [JSONObject] {
-        guard let filter else { throw QueryError.deleteNeedsQuery }
+        guard let filter else {
+            guard try committedSchema(schemaName) != nil else { throw DatastoreError.unknownName(schemaName) }
+            throw QueryError.deleteNeedsQuery
+        }
         try await authorizeVerb(.delete, on: schemaName, caller: caller)
         guard let schema = try committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
         let typed = try QueryBinder.bind(filter, to: schema)

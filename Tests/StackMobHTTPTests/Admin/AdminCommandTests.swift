@@ -28,12 +28,26 @@ struct AdminCommandTests {
                 arguments: ["-c", "printf 'short\\n' | '\(binary)' admin add other --data-dir '\(directory)'"], directory: directory)
             #expect(await short.waitForExit() == 1)
             #expect(short.log.contains("password: must be at least 8 characters long"))
+            // People's names, as operators spell them; never a path segment of dots.
+            let named = try ServerProcess(
+                executable: URL(fileURLWithPath: "/bin/sh"),
+                arguments: ["-c", "printf 'a-long-password\\n' | '\(binary)' admin add ops-olga.k --data-dir '\(directory)'"], directory: directory)
+            #expect(await named.waitForExit() == 0, "\(named.log)")
+            for refused in ["..", ".hidden", "Olga", "olga/x"] {
+                let add = try ServerProcess(
+                    executable: URL(fileURLWithPath: "/bin/sh"),
+                    arguments: ["-c", "printf 'a-long-password\\n' | '\(binary)' admin add '\(refused)' --data-dir '\(directory)'"], directory: directory)
+                #expect(await add.waitForExit() == 1, "\(refused): \(add.log)")
+            }
 
             let configuration = TestServer.configuration(dataDirectory: directory)
-            let status = try await TestServer.run(configuration: configuration) { client in
-                try await client.post("/_admin/session", ["name": "ops", "password": "a-long-password"]).status.code
+            let statuses = try await TestServer.run(configuration: configuration) { client in
+                [
+                    try await client.post("/_admin/session", ["name": "ops", "password": "a-long-password"]).status.code,
+                    try await client.post("/_admin/session", ["name": "ops-olga.k", "password": "a-long-password"]).status.code,
+                ]
             }
-            #expect(status == 200)
+            #expect(statuses == [200, 200])
         }
     }
 }
