@@ -24,11 +24,13 @@ struct ConfigurationDecoder {
         configuration.logLevel = try root.choice("log_level", ServerConfiguration.LogLevel.self) ?? configuration.logLevel
         if let limits = try root.section("limits") {
             try limits.refuseUnknownKeys([
-                "max_body_bytes", "idle_timeout_seconds", "header_timeout_seconds", "body_timeout_seconds", "request_timeout_seconds",
+                "max_body_bytes", "max_expanded_response_bytes", "idle_timeout_seconds", "header_timeout_seconds", "body_timeout_seconds", "request_timeout_seconds",
                 "max_connections",
                 "auth_failures_per_address", "auth_failures_per_account", "auth_failure_window_seconds",
             ])
             configuration.maxBodyBytes = try limits.integer("max_body_bytes", in: 1...Int(Int32.max)) ?? configuration.maxBodyBytes
+            configuration.maxExpandedResponseBytes =
+                try limits.integer("max_expanded_response_bytes", in: 1024...Int(Int32.max)) ?? configuration.maxExpandedResponseBytes
             configuration.idleTimeoutSeconds = try limits.integer("idle_timeout_seconds", in: 1...86_400) ?? configuration.idleTimeoutSeconds
             configuration.headerTimeoutSeconds = try limits.integer("header_timeout_seconds", in: 1...86_400) ?? configuration.headerTimeoutSeconds
             configuration.bodyTimeoutSeconds = try limits.integer("body_timeout_seconds", in: 1...86_400) ?? configuration.bodyTimeoutSeconds

@@ -10,6 +10,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var logLevel = LogLevel.info
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes = 10 * 1024 * 1024
+    /// Largest answer with expanded relations, in bytes: an expansion repeats each related
+    /// object in every object naming it, so its size is the request's choice, not the data's.
+    public var maxExpandedResponseBytes = 32 * 1024 * 1024
     /// A connection that sends nothing for this long is closed, so idle or stalled clients cannot
     /// hold connections open forever.
     public var idleTimeoutSeconds = 60

@@ -10,14 +10,21 @@
 /// `Array.append(contentsOf:)` each one paid its uniqueness check and generic set-up, about 100
 /// instructions for a memcpy of ten bytes (issue 19); here an append is a capacity check and a
 /// copy. Not copyable, so the one allocation has one owner and is freed exactly once.
+///
+/// With a `limit`, the buffer never grows past it: an append that would is dropped and
+/// `exceeded` set, and the writer stops at the next element. What was written is then of no use.
 struct JSONOutputBuffer: ~Copyable {
     private var start: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    private let limit: Int
     /// How many bytes are written.
     private(set) var count = 0
+    /// Whether an append was dropped because it would have passed `limit`.
+    private(set) var exceeded = false
 
-    init(capacity: Int) {
-        self.capacity = max(capacity, 16)
+    init(capacity: Int, limit: Int = .max) {
+        self.limit = limit
+        self.capacity = min(max(capacity, 16), max(limit, 16))
         start = Self.reallocate(nil, capacity: self.capacity)
     }
 
@@ -26,14 +33,14 @@ struct JSONOutputBuffer: ~Copyable {
     }
 
     mutating func append(_ byte: UInt8) {
-        if count == capacity { grow(toHold: count + 1) }
+        if count == capacity, !grow(toHold: count + 1) { return }
         start[count] = byte
         count += 1
     }
 
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        if capacity - count < bytes.count { grow(toHold: count + bytes.count) }
+        if capacity - count < bytes.count, !grow(toHold: count + bytes.count) { return }
         (start + count).initialize(from: source, count: bytes.count)
         count += bytes.count
     }
@@ -45,7 +52,7 @@ struct JSONOutputBuffer: ~Copyable {
     /// Appends a copy of bytes written before (`range` within `0..<count`).
     mutating func appendCopy(of range: Range<Int>) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "copying bytes not written yet")
-        if capacity - count < range.count { grow(toHold: count + range.count) }
+        if capacity - count < range.count, !grow(toHold: count + range.count) { return }
         // Read after growing, which moves the bytes; the two ranges never overlap.
         (start + count).initialize(from: start + range.lowerBound, count: range.count)
         count += range.count
@@ -57,12 +64,19 @@ struct JSONOutputBuffer: ~Copyable {
     }
 
     // Kept out of line: the appends above inline into the writer, this rarely runs.
+    /// False, with `exceeded` set, when `needed` is past the limit.
     @inline(never)
-    private mutating func grow(toHold needed: Int) {
+    private mutating func grow(toHold needed: Int) -> Bool {
+        guard needed <= limit else {
+            exceeded = true
+            return false
+        }
         var grown = capacity * 2
         while grown < needed { grown *= 2 }
+        grown = min(grown, limit)
         start = Self.reallocate(start, capacity: grown)
         capacity = grown
+        return true
     }
 
     /// `realloc`, which mostly extends the block where it is: an expanded page's 23 KB grew

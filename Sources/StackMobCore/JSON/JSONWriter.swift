@@ -18,6 +18,19 @@ public enum JSONWriter {
         return try output.withUnsafeBytes(body)
     }
 
+    /// `withBytes` within `limit` bytes: nil, having written no more than that, when the text
+    /// would be longer. Bounds the memory of an answer whose size the request decides (an
+    /// expansion repeats each related object in every object that names it).
+    public static func withBytes<Result>(
+        _ value: JSONValue, limit: Int, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result? {
+        var output = JSONOutputBuffer(capacity: 512, limit: limit)
+        var repeated = JSONRepeatedObjects()
+        write(value, into: &output, omittingNulls: true, repeated: &repeated, isMember: false)
+        guard !output.exceeded else { return nil }
+        return try output.withUnsafeBytes(body)
+    }
+
     public static func string(_ value: JSONValue, omittingNulls: Bool = true) -> String {
         String(decoding: bytes(value, omittingNulls: omittingNulls), as: UTF8.self)
     }
@@ -57,6 +70,7 @@ public enum JSONWriter {
             for (position, element) in array.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 write(element, into: &output, omittingNulls: omittingNulls, repeated: &repeated, isMember: isMember)
+                if output.exceeded { return }
             }
             output.append(UInt8(ascii: "]"))
         case .object(let object):
@@ -90,6 +104,7 @@ public enum JSONWriter {
             writeString(object.members[index].key, into: &output)
             output.append(UInt8(ascii: ":"))
             write(object.members[index].value, into: &output, omittingNulls: omittingNulls, repeated: &repeated, isMember: true)
+            if output.exceeded { return }
         }
         output.append(UInt8(ascii: "}"))
     }

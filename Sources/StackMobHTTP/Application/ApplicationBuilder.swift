@@ -104,10 +104,12 @@ func buildRouter(
 
     ServerController().addRoutes(to: routes)
     ListAPIController().addRoutes(to: routes)
+    let limits = backend.configuration
     DatastoreController(
-        maxBodyBytes: backend.configuration.maxBodyBytes, fileStore: backend.files, files: backend.configuration.files, fileOrigin: fileOrigin
+        maxBodyBytes: limits.maxBodyBytes, maxExpandedResponseBytes: limits.maxExpandedResponseBytes, fileStore: backend.files,
+        files: backend.configuration.files, fileOrigin: fileOrigin
     ).addRoutes(to: routes)
-    RelationsController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: routes)
+    RelationsController(maxBodyBytes: limits.maxBodyBytes, maxExpandedResponseBytes: limits.maxExpandedResponseBytes).addRoutes(to: routes)
     return builder.build(
         front: FrontMiddleware(
             metrics: MetricsMiddleware(metrics: metrics), headers: ServerHeadersMiddleware(clock: clock),
@@ -118,7 +120,8 @@ func buildRouter(
         caller: CallerMiddleware(
             authentication: AuthenticationMiddleware(backend: backend, clock: clock),
             users: UserController(
-                maxBodyBytes: backend.configuration.maxBodyBytes, attempts: SecretAttempts(backend: backend, clock: clock)),
+                maxBodyBytes: limits.maxBodyBytes, maxExpandedResponseBytes: limits.maxExpandedResponseBytes,
+                attempts: SecretAttempts(backend: backend, clock: clock)),
             social: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes),
             customCode: CustomCodeMiddleware(
                 webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds,

@@ -5,6 +5,8 @@ import StackMobCore
 /// the answer.
 struct DatastoreController {
     let maxBodyBytes: Int
+    /// `limits.max_expanded_response_bytes`.
+    var maxExpandedResponseBytes = ServerConfiguration().maxExpandedResponseBytes
     /// Binary fields (§7); nil stores envelopes as plain strings.
     var fileStore: (any FileStore)? = nil
     var files = FileSettings()
@@ -37,14 +39,24 @@ struct DatastoreController {
             headers[.contentRange] = "objects \(range.start)-\(last)/\(total)"
             if result.objects.count < total { status = .partialContent }
         }
-        return JSONResponse.make(.array(result.objects.map(JSONValue.object)), status: status, headers: headers)
+        return try JSONResponse.make(
+            .array(result.objects.map(JSONValue.object)), status: status, headers: headers, expandedBy: queryRequest.expand,
+            limit: maxExpandedResponseBytes)
     }
 
-    /// `HEAD /<schema>?…`: the status the GET would answer, without a body.
+    /// `HEAD /<schema>?…`: the status and `Content-Range` the GET would answer, without a body,
+    /// and so without the expansion and the text of one: a HEAD costs the query alone.
     @Sendable nonisolated(nonsending) func headQuery(_ request: Request, context: StackMobRequestContext) async throws -> Response {
-        let response = try await query(request, context: context)
-        var head = JSONResponse.empty(response.status)
-        head.headers[.contentRange] = response.headers[.contentRange]
+        var queryRequest = try Self.queryRequest(request)
+        queryRequest.expand = 0
+        let result = try await context.requireEnvironment().datastore.query(in: try schema(context), queryRequest, caller: context.caller)
+        var head = JSONResponse.empty()
+        if let range = queryRequest.range, let total = result.total, !result.objects.isEmpty,
+            let last = range.lastIndex(returning: result.objects.count)
+        {
+            head.headers[.contentRange] = "objects \(range.start)-\(last)/\(total)"
+            if result.objects.count < total { head.status = .partialContent }
+        }
         return head
     }
 
@@ -86,7 +98,7 @@ struct DatastoreController {
             }
             // Relations are ids unless expansion was asked for (D3, D36).
             let stored = try await datastore.expanded(result.object, in: schema, depth: expand, caller: context.caller)
-            return JSONResponse.make(.object(stored), status: result.created ? .created : .ok)
+            return try JSONResponse.make(.object(stored), status: result.created ? .created : .ok, expandedBy: expand, limit: maxExpandedResponseBytes)
         case .array(let elements):
             let relations = try request.headers[.stackMobRelations].map { header throws(RelationError) in try RelationMap.parse(header) }
             let result = try await withFiles(request, context, elements: elements, schema: schema, relations: relations) { elements in
@@ -109,9 +121,10 @@ struct DatastoreController {
     @Sendable nonisolated(nonsending) func read(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         // X-StackMob-Select applies to single-object reads too (§5.4).
         let select = try request.headers[.stackMobSelect].map { header throws(QueryError) in try QueryRequest.parseSelect(header) }
+        let expand = try ExpandDepth.of(request)
         let object = try await context.requireEnvironment().datastore.read(
-            id: try id(context), in: try schema(context), select: select, expand: try ExpandDepth.of(request), caller: context.caller)
-        return JSONResponse.make(.object(object))
+            id: try id(context), in: try schema(context), select: select, expand: expand, caller: context.caller)
+        return try JSONResponse.make(.object(object), expandedBy: expand, limit: maxExpandedResponseBytes)
     }
 
     @Sendable nonisolated(nonsending) func headObject(_ request: Request, context: StackMobRequestContext) async throws -> Response {
@@ -127,7 +140,9 @@ struct DatastoreController {
         let object = try await withFiles(request, context, body: body, schema: schemaName, id: id, replacing: true) { body in
             try await datastore.update(id: id, in: schemaName, changes: body, caller: context.caller)
         }
-        return JSONResponse.make(.object(try await datastore.expanded(object, in: schemaName, depth: try ExpandDepth.of(request), caller: context.caller)))
+        let expand = try ExpandDepth.of(request)
+        let expanded = try await datastore.expanded(object, in: schemaName, depth: expand, caller: context.caller)
+        return try JSONResponse.make(.object(expanded), expandedBy: expand, limit: maxExpandedResponseBytes)
     }
 
     /// 200 `{}`, or the legacy text the Java-family SDKs expect (D1).

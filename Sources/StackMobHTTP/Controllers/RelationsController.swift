@@ -6,6 +6,8 @@ import StackMobCore
 /// paths only, so that no route shadows `/<schema>/<constant>` endpoints such as `accessToken`.
 struct RelationsController {
     let maxBodyBytes: Int
+    /// `limits.max_expanded_response_bytes`.
+    var maxExpandedResponseBytes = ServerConfiguration().maxExpandedResponseBytes
 
     func addRoutes(to router: RecordingRouter<APIRouterBuilder>) {
         router.route(.post, "/:schema/:id/:field", createRelated)
@@ -39,7 +41,9 @@ struct RelationsController {
         let datastore = try context.requireEnvironment().datastore
         let schemaName = try schema(context)
         let object = try await datastore.appendValues(values, parentID: try id(context), field: try field(context), in: schemaName, caller: context.caller)
-        return JSONResponse.make(.object(try await datastore.expanded(object, in: schemaName, depth: try ExpandDepth.of(request), caller: context.caller)))
+        let expand = try ExpandDepth.of(request)
+        let expanded = try await datastore.expanded(object, in: schemaName, depth: expand, caller: context.caller)
+        return try JSONResponse.make(.object(expanded), expandedBy: expand, limit: maxExpandedResponseBytes)
     }
 
     /// 200 `{}`. The values are split on commas after percent-decoding (D30): the Java SDK encodes

@@ -11,6 +11,8 @@ import StackMobCore
 struct UserController: Sendable {
     typealias Context = StackMobRequestContext
     let maxBodyBytes: Int
+    /// `limits.max_expanded_response_bytes`.
+    var maxExpandedResponseBytes = ServerConfiguration().maxExpandedResponseBytes
     /// Logins, refreshes and resets slow their guessers; forgot-password requests are limited apart.
     let attempts: SecretAttempts
 
@@ -124,8 +126,9 @@ struct UserController: Sendable {
     /// The signer's user object (§8.5), honouring `X-StackMob-Select` and expansion.
     private func loggedInUser(_ request: Request, _ context: Context, _ users: UserAccounts, _ schema: UserSchema) async throws -> Response {
         let select = try request.headers[.stackMobSelect].map { header throws(QueryError) in try QueryRequest.parseSelect(header) }
-        return JSONResponse.make(.object(try await users.loggedInUser(
-            schema, caller: context.caller, select: select, expand: try ExpandDepth.of(request))))
+        let expand = try ExpandDepth.of(request)
+        let user = try await users.loggedInUser(schema, caller: context.caller, select: select, expand: expand)
+        return try JSONResponse.make(.object(user), expandedBy: expand, limit: maxExpandedResponseBytes)
     }
 
     /// `{"username": id}` (iOS, Java) or `{<loginField>: id}` (JS), §8.6.

@@ -74,7 +74,7 @@ enum ErrorMapping {
     private static func map(_ error: RequestError) -> Mapped {
         let status: HTTPResponse.Status
         switch error {
-        case .malformedJSON, .emptyBody, .invalidPercentEncoding, .methodOverrideNotAllowed, .containsNUL: status = .badRequest
+        case .malformedJSON, .emptyBody, .invalidPercentEncoding, .methodOverrideNotAllowed, .containsNUL, .responseTooLarge: status = .badRequest
         case .bodyTooLarge: status = .contentTooLarge
         case .routeNotFound: status = .notFound
         case .connectionLost: status = .badRequest

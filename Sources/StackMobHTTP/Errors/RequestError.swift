@@ -14,6 +14,8 @@ public enum RequestError: Error, Sendable, Equatable {
     /// U+0000 in the request target (`%00`) or in a form or push body: no id, field name or
     /// value can hold it, so no lookup could find it (`NULMiddleware`).
     case containsNUL
+    /// An expanded answer longer than `limits.max_expanded_response_bytes`.
+    case responseTooLarge(limit: Int)
 
     var message: String {
         switch self {
@@ -28,6 +30,8 @@ public enum RequestError: Error, Sendable, Equatable {
         case .unsupportedTransferCoding(let coding):
             "Transfer-Encoding '\(coding)' is not supported: send the body with Content-Length, or chunked"
         case .containsNUL: "The request holds U+0000 (%00), which no id, field or value may contain"
+        case .responseTooLarge(let limit):
+            "The expanded answer would be larger than the limit of \(limit) bytes (limits.max_expanded_response_bytes): ask for fewer objects with Range, or a smaller expansion depth"
         }
     }
 }
