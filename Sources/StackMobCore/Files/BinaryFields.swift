@@ -48,6 +48,14 @@ public struct BinaryFields: Sendable {
     /// with their URLs. `fieldTypes` is the `X-StackMob-FieldTypes` header (§6.6); `previous`
     /// is the stored object the write will change, if any.
     public func upload(_ body: JSONObject, schema schemaName: String, id: String, fieldTypes: String?, previous: JSONObject?) async throws -> Upload {
+        // Decoding and writing a file takes milliseconds per megabyte: on Swift's shared pool,
+        // not on the event loop of the connection, whose other connections would wait meanwhile.
+        try await withTaskExecutorPreference(globalConcurrentExecutor) {
+            try await storeFiles(body, schema: schemaName, id: id, fieldTypes: fieldTypes, previous: previous)
+        }
+    }
+
+    private func storeFiles(_ body: JSONObject, schema schemaName: String, id: String, fieldTypes: String?, previous: JSONObject?) async throws -> Upload {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         let declared = Self.declaredBinaryFields(fieldTypes)
         let definition = datastore.registry.definition(named: name)

@@ -8,6 +8,17 @@ enum RequestBodyReader {
     static func json(_ request: Request, limit: Int) async throws -> JSONValue {
         let buffer = try await bytes(request, limit: limit)
         guard buffer.readableBytes > 0 else { throw RequestError.emptyBody }
+        // A large body (a file in an envelope) takes milliseconds to parse: on Swift's shared
+        // pool, not on the connection's event loop, whose other connections would wait. A small
+        // one is parsed where it is, sooner than two thread switches.
+        guard buffer.readableBytes >= offLoopBytes else { return try parse(buffer) }
+        return try await withTaskExecutorPreference(globalConcurrentExecutor) { try parse(buffer) }
+    }
+
+    /// From this size on, a body is parsed off the event loop.
+    static let offLoopBytes = 256 * 1024
+
+    private static func parse(_ buffer: ByteBuffer) throws(RequestError) -> JSONValue {
         do {
             return try JSONParser.parse(buffer.readableBytesView)
         } catch {

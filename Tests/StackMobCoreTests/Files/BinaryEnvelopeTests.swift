@@ -24,6 +24,31 @@ struct BinaryEnvelopeTests {
         #expect(throws: BinaryFieldError.self) { try BinaryEnvelope.parse("Content-Type: a/b\n\nAAAA", field: "pic") }
     }
 
+    @Test("the envelope's base64 decodes as Foundation decoded it, for every length and alphabet character, and what it refused stays refused")
+    func base64AgainstFoundation() throws {
+        var generator = SystemRandomNumberGenerator()
+        let header = "Content-Type: a/b\nContent-Disposition: attachment; filename=x\n\n"
+        for length in Array(0...70) + [1_000, 65_537] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let encoded = Data(bytes).base64EncodedString()
+            #expect(try BinaryEnvelope.parse(header + encoded, field: "f").bytes == bytes, "length \(length)")
+            #expect(try BinaryEnvelope.parse(header + "\n " + encoded + " \r\n", field: "f").bytes == bytes, "surrounding whitespace")
+        }
+        let refused = ["A", "AA", "AAA", "AAAAA", "A===", "=AAA", "AA==AAAA", "AA AA", "AA\nAA==", "AA-_", "AAA\u{00e9}", "AAAA\u{0}"]
+        for text in refused {
+            #expect(Data(base64Encoded: text) == nil, "Foundation refuses \(text.debugDescription)")
+            #expect(throws: BinaryFieldError.invalidBase64(field: "f"), "\(text.debugDescription)") { try BinaryEnvelope.parse(header + text, field: "f") }
+        }
+        // Stricter than Foundation, which reads "AA=A" as two bytes: padding ends the data.
+        #expect(throws: BinaryFieldError.invalidBase64(field: "f")) { try BinaryEnvelope.parse(header + "AA=A", field: "f") }
+    }
+
+    @Test("an envelope whose headers never end is refused after a few kilobytes, not read to its end")
+    func boundedHeaders() {
+        let endless = "Content-Type: a/b\n" + String(repeating: "X-Filler: yes\n", count: 100_000) + "\nAAAA"
+        #expect(throws: BinaryFieldError.self) { try BinaryEnvelope.parse(endless, field: "f") }
+    }
+
     @Test("file keys escape ids, sanitise names, and only parse URLs of their own shape")
     func keys() {
         let key = FileKey(environment: .production, schema: "photo", id: "a/b", field: "pic", filename: "../x.png")
