@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Uploads and expansions against one or more stackmob-server binaries, run one after the other
+on the same machine, so that their figures compare (docs/benchmarks.md, "Uploads and bounded
+answers"). Standard library only.
+
+For each binary:
+  store 7 MB     the time to store a 7 MB binary field (POST with an envelope), median of --repeat
+  upload 1 MB    four clients uploading 1 MB files for --duration seconds: requests/s and MB/s
+  prober         while four clients upload 7 MB files for --duration seconds, HEAD / on another
+                 connection as fast as it answers: how many answers, p50, p99 and max (ms)
+  expansion      twenty 100 KB objects named by 250 others: three concurrent
+                 GET /biga?_expand=1 and one HEAD, with the server's resident memory before and
+                 at its peak, and the statuses answered
+
+  scripts/upload_bench.py --binary before=/path/to/old --binary after=.build/release/stackmob-server
+"""
+import argparse
+import base64
+import http.client
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import ACCEPT, Api, Server  # noqa: E402
+
+PUBLIC_KEY = "b0b0b0b0-0000-4000-8000-000000000001"
+PRIVATE_KEY = "b0b0b0b0-0000-4000-8000-00000000000f"
+
+
+def envelope(size, name):
+    data = base64.b64encode(os.urandom(size)).decode()
+    return f"Content-Type: application/octet-stream\nContent-Disposition: attachment; filename={name}\nContent-Transfer-Encoding: base64\n\n{data}"
+
+
+class Uploader(threading.Thread):
+    """Posts the same file to new objects until stopped; counts what was stored."""
+
+    def __init__(self, port, body, stop):
+        super().__init__(daemon=True)
+        self.port, self.body, self.stop = port, body, stop
+        self.stored = 0
+        self.failures = 0
+
+    def run(self):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        headers = {"Accept": ACCEPT, "X-StackMob-API-Key": PUBLIC_KEY, "Content-Type": "application/json"}
+        while not self.stop.is_set():
+            try:
+                connection.request("POST", "/upfile", body=self.body, headers=headers)
+                response = connection.getresponse()
+                response.read()
+                if response.status == 201:
+                    self.stored += 1
+                else:
+                    self.failures += 1
+            except (OSError, http.client.HTTPException):
+                self.failures += 1
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+
+
+def upload_body(size):
+    return json.dumps({"pic": envelope(size, "file.bin")}).encode()
+
+
+def store_7mb(server, repeat):
+    api = Api(server.port, PUBLIC_KEY)
+    body = upload_body(7 * 1024 * 1024)
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        status, answer = api.request("POST", "/upfile", raw=body)
+        times.append((time.perf_counter() - started) * 1000)
+        if status != 201:
+            raise RuntimeError(f"storing 7 MB answered {status}: {str(answer)[:200]}")
+    return statistics.median(times)
+
+
+def uploads(server, size, duration, clients=4):
+    stop = threading.Event()
+    body = upload_body(size)
+    workers = [Uploader(server.port, body, stop) for _ in range(clients)]
+    started = time.perf_counter()
+    for worker in workers:
+        worker.start()
+    time.sleep(duration)
+    stop.set()
+    for worker in workers:
+        worker.join()
+    elapsed = time.perf_counter() - started
+    stored = sum(worker.stored for worker in workers)
+    return stored / elapsed, stored * size / elapsed / 1e6, sum(worker.failures for worker in workers)
+
+
+def prober(server, duration):
+    stop = threading.Event()
+    body = upload_body(7 * 1024 * 1024)
+    workers = [Uploader(server.port, body, stop) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    time.sleep(1)  # the uploads under way
+    api = Api(server.port, PUBLIC_KEY)
+    latencies = []
+    deadline = time.perf_counter() + duration
+    while time.perf_counter() < deadline:
+        started = time.perf_counter()
+        status, _ = api.request("HEAD", "/")
+        latencies.append((time.perf_counter() - started) * 1000)
+        if status != 200:
+            raise RuntimeError(f"HEAD / answered {status}")
+    stop.set()
+    for worker in workers:
+        worker.join()
+    latencies.sort()
+    return len(latencies), latencies[len(latencies) // 2], latencies[int(len(latencies) * 0.99)], latencies[-1]
+
+
+def expansion(server):
+    api = Api(server.port, PUBLIC_KEY)
+    filler = "x" * 100_000
+    for index in range(20):
+        api.request("POST", "/bigr", {"bigr_id": f"r{index}", "text": filler})
+    related = [f"r{index}" for index in range(20)]
+    for index in range(250):
+        status, answer = api.request("POST", "/biga", {"biga_id": f"a{index}", "items": related}, headers={"X-StackMob-Relations": "items=bigr"})
+        if status != 201:
+            raise RuntimeError(f"creating biga answered {status}: {answer}")
+    idle = server.resident_kib()
+    peak = [idle]
+    statuses = []
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], server.resident_kib())
+            time.sleep(0.01)
+
+    def fetch(method):
+        client = Api(server.port, PUBLIC_KEY)
+        client.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=300)
+        status, _ = client.request(method, "/biga?_expand=1")
+        statuses.append(f"{method} {status}")
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    threads = [threading.Thread(target=fetch, args=(method,)) for method in ("GET", "GET", "GET", "HEAD")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    done.set()
+    sampler.join()
+    return idle / 1024, peak[0] / 1024, sorted(statuses)
+
+
+def measure(label, binary, args):
+    work = tempfile.mkdtemp(prefix="upload-bench-")
+    server = Server(binary, work, PUBLIC_KEY, PRIVATE_KEY, settings={"STACKMOB_LIMITS__MAX_BODY_BYTES": str(16 * 1024 * 1024)})
+    try:
+        server.start()
+        results = {"store 7 MB (ms, median)": round(store_7mb(server, args.repeat), 1)}
+        rate, megabytes, failures = uploads(server, 1024 * 1024, args.duration)
+        results["upload 1 MB (req/s)"] = round(rate, 1)
+        results["upload 1 MB (MB/s)"] = round(megabytes, 1)
+        results["upload failures"] = failures
+        count, p50, p99, worst = prober(server, args.duration)
+        results["prober answers"] = count
+        results["prober p50/p99/max (ms)"] = f"{p50:.1f} / {p99:.1f} / {worst:.1f}"
+        idle, peak, statuses = expansion(server)
+        results["expansion RSS idle → peak (MiB)"] = f"{idle:.0f} → {peak:.0f} ({peak / idle:.1f}×)"
+        results["expansion answers"] = ", ".join(statuses)
+        return results
+    finally:
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", action="append", required=True, metavar="LABEL=PATH", help="a binary to measure (repeat)")
+    parser.add_argument("--duration", type=int, default=10, help="seconds of each timed load (default 10)")
+    parser.add_argument("--repeat", type=int, default=5, help="7 MB stores timed (default 5)")
+    args = parser.parse_args()
+    sides = [text.split("=", 1) if "=" in text else (os.path.basename(text), text) for text in args.binary]
+    table = {label: measure(label, path, args) for label, path in sides}
+    rows = list(next(iter(table.values())).keys())
+    width = max(len(row) for row in rows)
+    print(f"{'':{width}}  " + "  ".join(f"{label:>28}" for label in table))
+    for row in rows:
+        print(f"{row:{width}}  " + "  ".join(f"{str(table[label][row]):>28}" for label in table))
+
+
+if __name__ == "__main__":
+    main()
