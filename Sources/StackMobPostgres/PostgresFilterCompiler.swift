@@ -21,8 +21,6 @@ struct PostgresFilterCompiler {
     private func compile(_ condition: TypedCondition, into statement: inout PostgresStatement) -> String {
         let column = quote(condition.field)
         switch condition.target {
-        case .missing:
-            return missing(condition.operation)
         case .scalar:
             switch condition.operation {
             case .near(let origin, let maxDistance):
@@ -105,15 +103,6 @@ struct PostgresFilterCompiler {
     private func insideBox(_ column: String, _ southWest: GeoPoint, _ northEast: GeoPoint, into statement: inout PostgresStatement) -> String {
         "\(PostgresGeoIndex.point(column)) <@ box(point(\(statement.bind(southWest.lon)), \(statement.bind(southWest.lat))), "
             + "point(\(statement.bind(northEast.lon)), \(statement.bind(northEast.lat))))"
-    }
-
-    /// A field no object has: null everywhere, so only "is null" and negations match.
-    private func missing(_ operation: TypedCondition.Operation) -> String {
-        switch operation {
-        case .notEqual, .notIn: "TRUE"
-        case .isNull(let isNull): isNull ? "TRUE" : "FALSE"
-        case .equal, .lessThan, .lessOrEqual, .greaterThan, .greaterOrEqual, .isIn, .isEmpty, .near, .withinRadius, .withinBox: "FALSE"
-        }
     }
 
     private func bind(_ values: [JSONValue], into statement: inout PostgresStatement) -> String {

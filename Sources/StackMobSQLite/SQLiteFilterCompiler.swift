@@ -26,8 +26,6 @@ struct SQLiteFilterCompiler {
     private mutating func compile(_ condition: TypedCondition) -> String {
         let column = "\"\(condition.field)\""
         switch condition.target {
-        case .missing:
-            return missing(condition.operation)
         case .scalar:
             switch condition.operation {
             case .near(let origin, let maxDistance):
@@ -103,15 +101,6 @@ struct SQLiteFilterCompiler {
         "rowid IN (SELECT id FROM \(SQLiteGeoIndex.table(schema)) WHERE max_lat >= \(bind(.float(southWest.lat))) "
             + "AND min_lat <= \(bind(.float(northEast.lat))) AND max_lon >= \(bind(.float(southWest.lon))) "
             + "AND min_lon <= \(bind(.float(northEast.lon))))"
-    }
-
-    /// A field no object has: null everywhere, so only "is null" and negations match.
-    private func missing(_ operation: TypedCondition.Operation) -> String {
-        switch operation {
-        case .notEqual, .notIn: "1"
-        case .isNull(let isNull): isNull ? "1" : "0"
-        case .equal, .lessThan, .lessOrEqual, .greaterThan, .greaterOrEqual, .isIn, .isEmpty, .near, .withinRadius, .withinBox: "0"
-        }
     }
 
     mutating func bind(_ value: JSONValue) -> String {

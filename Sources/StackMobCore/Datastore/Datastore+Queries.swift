@@ -16,7 +16,7 @@ extension Datastore {
         let filter = try request.filter.map { filter throws(QueryError) in try QueryBinder.bind(filter, to: schema) }
         for key in request.order {
             switch QueryBinder.queryType(of: key.field, in: schema) {
-            case nil: throw QueryError.invalidOrderBy("schema \(schema.name) has no field \(key.field)")
+            case nil: throw QueryError.unknownField(field: key.field, schema: schema.name)
             case .password?, .geopoint?, .array?, .relation(_, toMany: true)?: throw QueryError.invalidOrderBy("field \(key.field) cannot be sorted on")
             default: break
             }

@@ -31,10 +31,10 @@ public enum QueryBinder {
     private static func bind(_ condition: QueryCondition, to schema: SchemaDefinition) throws(QueryError) -> TypedCondition {
         let parameter = condition.parameter
         let field = condition.field
-        guard let type = queryType(of: field, in: schema) else {
-            // A field no object has yet: null everywhere. The values are kept as sent.
-            return TypedCondition(field: field, target: .missing, operation: untyped(condition.comparison))
-        }
+        // As StackMob did, and as the iOS SDK's specs expect: a filter on a field the schema does
+        // not have is a mistake to report (a typo matched nothing, silently), in every
+        // environment; inference creates fields on writes only.
+        guard let type = queryType(of: field, in: schema) else { throw .unknownField(field: field, schema: schema.name) }
         let scalar: FieldType
         let target: TypedCondition.Target
         switch type {
@@ -120,22 +120,5 @@ public enum QueryBinder {
     private static func finiteDouble(_ raw: String) -> Double? {
         guard let double = Double(raw.trimmingSpaces()), double.isFinite else { return nil }
         return double
-    }
-
-    private static func untyped(_ comparison: QueryComparison) -> TypedCondition.Operation {
-        switch comparison {
-        // No object has the field, so no geopoint to compare: an empty box matches nothing.
-        case .near, .within: .withinBox(southWest: GeoPoint(lat: 1, lon: 1), northEast: GeoPoint(lat: 0, lon: 0))
-        case .equal(let raw): .equal(.string(raw))
-        case .notEqual(let raw): .notEqual(.string(raw))
-        case .lessThan(let raw): .lessThan(.string(raw))
-        case .lessOrEqual(let raw): .lessOrEqual(.string(raw))
-        case .greaterThan(let raw): .greaterThan(.string(raw))
-        case .greaterOrEqual(let raw): .greaterOrEqual(.string(raw))
-        case .isIn(let raws): .isIn(raws.map(JSONValue.string))
-        case .notIn(let raws): .notIn(raws.map(JSONValue.string))
-        case .isNull(let isNull): .isNull(isNull)
-        case .isEmpty(let isEmpty): .isEmpty(isEmpty)
-        }
     }
 }

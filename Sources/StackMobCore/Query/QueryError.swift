@@ -4,6 +4,8 @@ public enum QueryError: Error, Sendable, Equatable {
     case malformedParameter(parameter: String, reason: String)
     case valueDoesNotFitType(parameter: String, field: String, type: String)
     case notQueryable(parameter: String, field: String)
+    /// A filter on a field the schema does not have.
+    case unknownField(field: String, schema: String)
     case invalidOrderBy(String)
     case invalidSelect(String)
     case invalidRange(String)
@@ -22,6 +24,8 @@ public enum QueryError: Error, Sendable, Equatable {
             "Query parameter '\(parameter)': the value does not fit field \(field), which holds \(type) values"
         case .notQueryable(let parameter, let field):
             "Query parameter '\(parameter)': field \(field) cannot be queried"
+        case .unknownField(let field, let schema):
+            "Field '\(field)' does not exist in schema '\(schema)'"
         case .invalidOrderBy(let reason):
             "Invalid X-StackMob-OrderBy: \(reason)"
         case .invalidSelect(let reason):

@@ -45,8 +45,6 @@ public struct TypedCondition: Sendable, Equatable {
         case scalar
         /// An array column: a comparison matches when any element matches.
         case arrayElements
-        /// A field the schema does not have: it is null in every object.
-        case missing
     }
 
     public enum Operation: Sendable, Equatable {

@@ -44,7 +44,7 @@ struct FieldSelection: Sendable, Equatable {
         for (field, node) in level.sorted(by: { $0.key < $1.key }) where field != "*" {
             let path = prefix + field
             guard let type = QueryBinder.queryType(of: field, in: schema) else {
-                throw .invalidSelect("schema \(schema.name) has no field \(path)")
+                throw .unknownField(field: path, schema: schema.name)
             }
             guard case .fields(let children) = node else { continue }
             guard case .relation(let target, _) = type else {
