@@ -36,8 +36,9 @@ public enum Identifier {
 
 
     /// Names the API itself answers at the top level (PROTOCOL §2.3, §13.2): a schema of that name
-    /// could never be reached.
-    public static let reservedSchemaNames: Set<String> = ["listapi"]
+    /// could never be reached; `schemas` and `methods` are keys of `listapi`'s answer, beside
+    /// every schema's name.
+    public static let reservedSchemaNames: Set<String> = ["listapi", "schemas", "methods"]
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {

@@ -125,7 +125,8 @@ func buildRouter(
             social: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes),
             customCode: CustomCodeMiddleware(
                 webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds,
-                maxBodyBytes: backend.configuration.maxBodyBytes, failures: backend.customCodeFailures)))
+                maxBodyBytes: backend.configuration.maxBodyBytes, failures: backend.customCodeFailures)),
+        appName: backend.configuration.appName)
 }
 
 /// Public keys at every start (developers paste them into the SDKs). A private key passes every

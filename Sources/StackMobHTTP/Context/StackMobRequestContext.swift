@@ -21,6 +21,10 @@ public struct StackMobRequestContext: RequestContext {
     private let remoteSocketAddress: SocketAddress?
     /// The connection's event loop: where the request's deadline timer runs.
     let eventLoop: any EventLoop
+    /// A first-generation request (`/api/<version>/<app>/…`): the environment its path names and
+    /// the target as received, which its signature covers; set by `APIRouter`, which routes the
+    /// request by today's spelling of its path.
+    public var firstGeneration: (environment: EnvironmentKind, signedTarget: String)?
     /// The signed-in operator of an admin API request; set by `AdminAuthMiddleware`.
     public var operatorSession: OperatorSession?
     /// The listener the request came in on: an API call made on an HTML5 site's port, or an

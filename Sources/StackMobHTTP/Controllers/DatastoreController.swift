@@ -21,6 +21,7 @@ struct DatastoreController {
         router.route(.get, "/:schema/:id", read)
         router.route(.head, "/:schema/:id", headObject)
         router.route(.put, "/:schema/:id", update)
+        router.route(.put, "/:schema", updateNamedInBody)
         router.route(.delete, "/:schema/:id", delete)
     }
 
@@ -133,10 +134,29 @@ struct DatastoreController {
     }
 
     @Sendable nonisolated(nonsending) func update(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        let body = try await RequestBodyReader.object(request, limit: maxBodyBytes)
+        return try await update(body, id: try id(context), request, context: context)
+    }
+
+    /// `PUT /<schema>` with the primary key in the body: the first-generation API's update (the
+    /// stackmob-ruby gem's), the same as `PUT /<schema>/<id>`.
+    @Sendable nonisolated(nonsending) func updateNamedInBody(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let datastore = try context.requireEnvironment().datastore
         let body = try await RequestBodyReader.object(request, limit: maxBodyBytes)
+        guard let definition = datastore.registry.definition(named: try Identifier.schemaName(fromRequest: try schema(context))) else {
+            throw DatastoreError.objectNotFound
+        }
+        guard case .string(let id)? = body[definition.primaryKey], !id.isEmpty else {
+            throw DatastoreError.missingPrimaryKey(field: definition.primaryKey)
+        }
+        return try await update(body, id: id, request, context: context)
+    }
+
+    nonisolated(nonsending) private func update(
+        _ body: JSONObject, id: String, _ request: Request, context: StackMobRequestContext
+    ) async throws -> Response {
+        let datastore = try context.requireEnvironment().datastore
         let schemaName = try schema(context)
-        let id = try id(context)
         let object = try await withFiles(request, context, body: body, schema: schemaName, id: id, replacing: true) { body in
             try await datastore.update(id: id, in: schemaName, changes: body, caller: context.caller)
         }

@@ -21,8 +21,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if request.method == .head && request.uri.path == "/" {
             return context
         }
-        let version = APIVersion.parse(accept: request.headers.value(of: .accept))
-        let environment = backend.environment(EnvironmentKind(apiVersion: version))
+        // A first-generation path names its environment; today's requests say it in `Accept`.
+        let kind = context.firstGeneration?.environment ?? EnvironmentKind(apiVersion: APIVersion.parse(accept: request.headers.value(of: .accept)))
+        let environment = backend.environment(kind)
         let authorization = request.headers.value(of: .authorization)
         var bodySHA1: [UInt8]?
         if let authorization, authorization.hasPrefix("OAuth ") {
@@ -30,7 +31,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         let credentials = RequestCredentials(
             apiKey: request.headers.value(of: .stackMobAPIKey), authorization: authorization,
-            method: request.method.rawValue, target: request.uri.string, host: request.head.authority,
+            method: request.method.rawValue, target: context.firstGeneration?.signedTarget ?? request.uri.string, host: request.head.authority,
             forwardedProto: request.headers.value(of: .xForwardedProto), forwardedPort: request.headers.value(of: .xForwardedPort),
             cookie: request.headers.value(of: .cookie), wireMethod: context.wireMethod?.rawValue, bodySHA1: bodySHA1)
         var context = context

@@ -34,6 +34,8 @@ struct APIRouter: HTTPResponder {
     let routes: RouteTrie<Endpoint>
     let front: FrontMiddleware
     let caller: CallerMiddleware
+    /// The configured app name, which a first-generation path carries (`FirstGenerationPath`).
+    let appName: String
 
     func respond(to request: Request, context: Context) async throws -> Response {
         try await answer(request, context: context)
@@ -41,7 +43,9 @@ struct APIRouter: HTTPResponder {
 
     nonisolated(nonsending) func answer(_ request: Request, context: Context) async throws -> Response {
         do {
+            var request = request
             var routed = context
+            firstGeneration(&request, context: &routed)
             let route = resolve(request, context: &routed)
             return try await front.respond(to: request, context: routed) { request, context in
                 if let route, route.open {
@@ -60,6 +64,18 @@ struct APIRouter: HTTPResponder {
             // routes', say) and knows its own response answers with it.
             return try error.response(from: request, context: context)
         }
+    }
+
+    /// A first-generation request goes on under today's spelling of its path, with the
+    /// environment its path names and the target its signature covers in `context`.
+    private func firstGeneration(_ request: inout Request, context: inout Context) {
+        guard let path = request.head.path, FirstGenerationPath.mayBe(path),
+            let firstGeneration = FirstGenerationPath(received: path, appName: appName)
+        else { return }
+        context.firstGeneration = (firstGeneration.environment, path)
+        var head = request.head
+        head.path = firstGeneration.target
+        request = Request(head: head, body: request.body)
     }
 
     /// The route for the request's path and method, its parameters and template set in `context`;
@@ -99,7 +115,7 @@ final class APIRouterBuilder {
         }
     }
 
-    func build(front: FrontMiddleware, caller: CallerMiddleware) -> APIRouter {
-        APIRouter(routes: routes, front: front, caller: caller)
+    func build(front: FrontMiddleware, caller: CallerMiddleware, appName: String) -> APIRouter {
+        APIRouter(routes: routes, front: front, caller: caller, appName: appName)
     }
 }
