@@ -58,6 +58,14 @@ extension PostgresTransaction {
         guard try await tryLockSchemas(), try await lockTable(next.name, waiting: false) else {
             throw SchemaLockContention(table: next.name)
         }
+        // Under the lock, what is stored is what every instance will see. A field this instance
+        // did not know of yet, which another one has just created with another type, is the
+        // type clash a single instance would have found: the write is refused (400), its value
+        // is never stored into a column of the other type.
+        let stored = try await storedDefinition(next.name)
+        for (field, type) in next.fields.sorted(by: { $0.key < $1.key }) where previous?.type(of: field) == nil {
+            if let existing = stored?.type(of: field), existing != type { throw DatastoreError.incompatibleType(field: field) }
+        }
         // Another instance may have created the table or added columns since this one last
         // loaded the registry: IF NOT EXISTS makes each step a no-op then, and the stored
         // definition is merged rather than overwritten.
@@ -85,7 +93,7 @@ extension PostgresTransaction {
         for fields in indexes.indexes(of: next.name) where fields.allSatisfy({ next.type(of: $0) != nil || next.isSystemField($0) }) {
             try await run(PostgresStatement(IndexPlan.createStatement(schema: next.name, fields: fields, maxNameBytes: PostgresStatement.maxIdentifierBytes)))
         }
-        let merged = try await storedDefinition(next.name).map { stored in
+        let merged = stored.map { stored in
             SchemaDefinition(name: next.name, primaryKey: next.primaryKey, fields: stored.fields.merging(next.fields) { _, new in new })
         } ?? next
         var statement = PostgresStatement("INSERT INTO _sm_schemas (name, definition) VALUES (")

@@ -97,6 +97,33 @@ struct RelatedObjectEndpointTests {
         }
     }
 
+    @Test("20 parallel upserts of one new id with hits[inc] end at exactly 20 with one 201, fifty times in a row")
+    func concurrentUpsertsOfANewID() async throws {
+        try await TestServer.run { client in
+            _ = try await client.create("page", ["page_id": "seed", "hits": 0])
+            let port = client.port
+            for round in 0..<50 {
+                let id = "p\(round)"
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<20 {
+                        group.addTask {
+                            try await TestClient.withClient(host: "127.0.0.1", port: port) { connection in
+                                let client = StackMobClient(connection: connection, port: port, publicKey: TestServer.developmentPublicKey)
+                                let upsert = try await client.post("/page", ["page_id": .string(id), "hits[inc]": 1], headers: ["X-StackMob-Relations": ""])
+                                return Int(upsert.status.code)
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(statuses.sorted() == Array(repeating: 200, count: 19) + [201], "round \(round): \(statuses.sorted())")
+                let hits = try await client.get("/page/\(id)").object?["hits"]
+                #expect(hits == 20, "round \(round)")
+                if hits != 20 { break }
+            }
+        }
+    }
+
     @Test("100 parallel likes[inc] end at exactly 100; 100 parallel appends (PUT and POST) leave exactly those values")
     func concurrentCountersAndAppends() async throws {
         try await TestServer.run { client in

@@ -11,14 +11,14 @@ extension Datastore {
         let body = try await hashingNestedPasswords(in: body, schema: name, relations: relations)
         let id = try primaryKeyValue(in: body, schema: name)
         let now = clock.nowMilliseconds()
-        let (result, schema) = try await storage.write { writer in
+        let (result, schema) = try await retryingLostInsertRace(true) { try await self.storage.write { writer in
             let graph = RelationGraphWriter(datastore: self, writer: writer, caller: caller, now: now)
             let (object, created) = try await graph.upsert(body, id: id, in: name, relations: relations)
             let schema = graph.schema(named: name) ?? SchemaDefinition(name: name)
             // A new object holds only what the caller sent; an updated one may hold what others stored.
             let answered = created ? object : try await self.answer(object, schema: schema, caller: caller, reader: writer)
             return (WriteResult(object: answered, created: created), schema)
-        }
+        } }
         return WriteResult(object: present(result.object, schema: schema), created: result.created)
     }
 

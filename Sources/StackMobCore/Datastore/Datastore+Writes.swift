@@ -42,7 +42,7 @@ extension Datastore {
         let body = try await hashingPasswords(in: body, schema: name)
         let id = try primaryKeyValue(in: body, schema: name)
         let now = clock.nowMilliseconds()
-        let (result, schema) = try await storage.write { writer in
+        let (result, schema) = try await retryingLostInsertRace(upsert) { try await self.storage.write { writer in
             var schema = self.registry.definition(named: name)
             if upsert, let current = schema, let existing = try await self.existingForUpsert(schema, name: name, id: id, caller: caller, writer: writer) {
                 let (object, updated) = try await self.applyUpdate(body, to: existing, id: id, schema: current, caller: caller, now: now, writer: writer)
@@ -52,7 +52,7 @@ extension Datastore {
             let object = try await self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
             // `insert` always leaves the schema it wrote to in `schema`.
             return (WriteResult(object: object, created: true), schema ?? SchemaDefinition(name: name))
-        }
+        } }
         return WriteResult(object: present(result.object, schema: schema), created: result.created)
     }
 
@@ -90,6 +90,22 @@ extension Datastore {
             return (try await self.answer(updated, schema: evolved, caller: caller, reader: writer), evolved)
         }
         return present(object, schema: schema)
+    }
+
+    /// Runs an upsert's transaction again when its insert lost a race: another transaction
+    /// inserted the same primary key after this one found none (several connections or
+    /// instances on PostgreSQL; never on SQLite, whose writes run one at a time). The other has
+    /// committed by then, so the next run finds the object and updates it, counters included.
+    /// A duplicate that persists (an object the caller may not see) is the 409 it always was.
+    func retryingLostInsertRace<T>(_ upsert: Bool, _ write: () async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try await write()
+            } catch DatastoreError.duplicateKey where upsert && attempt < 3 {
+                attempt += 1
+            }
+        }
     }
 
     // MARK: - Inside the write transaction
