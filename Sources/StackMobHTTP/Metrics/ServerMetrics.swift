@@ -1,4 +1,3 @@
-import Metrics
 import Prometheus
 import StackMobCore
 
@@ -12,39 +11,53 @@ import StackMobCore
 /// `stackmob_mail_outbox{environment}` (see README "Monitoring").
 public struct ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
-    private let factory: PrometheusMetricsFactory
-    /// The handles of each series, made once: making one through the factory validates the
-    /// names, builds the label arrays and takes the registry's lock, on every request otherwise.
-    private let requestSeries = SeriesCache<RequestSeries, (Metrics.Counter, Metrics.Timer)>()
-    private let databaseSeries = SeriesCache<DatabaseSeries, Metrics.Timer>()
+    /// The handles of each series, made once: making one validates the names, builds the label
+    /// arrays and takes the registry's lock, on every request otherwise.
+    private let requestSeries = SeriesCache<RequestSeries, (Prometheus.Counter, DurationHistogram)>()
+    private let databaseSeries = SeriesCache<DatabaseSeries, DurationHistogram>()
+
+    /// Each family's `# HELP` line: made in the registry itself, which keeps the first help text
+    /// it is given for a name (swift-metrics' factory would give none).
+    enum Help {
+        static let requests = "HTTP requests answered, by route template, method, status class and environment"
+        static let requestDuration = "Time from a request's head to its response, by route template and environment"
+        static let databaseDuration = "Time of the datastore's database transactions, by environment and operation"
+        static let pushOutbox = "Push deliveries in the outbox, by environment and state (failed: given up for good)"
+        static let mailOutbox = "Mails waiting in the outbox, by environment"
+    }
+
+    /// Request durations: Prometheus' usual buckets, 5 ms to 10 s.
+    static let requestBuckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+        .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
+    /// Database transactions are mostly well under 5 ms: finer buckets at the low end.
+    static let databaseBuckets: [Duration] = [
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+        .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(500), .seconds(1),
+    ]
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-        var factory = PrometheusMetricsFactory(registry: registry)
-        // Database transactions are mostly well under 5 ms: finer buckets at the low end.
-        factory.durationHistogramBuckets["stackmob_database_duration_seconds"] = [
-            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
-            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(500), .seconds(1),
-        ]
-        self.factory = factory
     }
 
     /// One answered request. `route` is a route template (never a raw path: ids would make one
     /// series per object).
     func request(route: String, method: String, status: Int, environment: String, duration: Duration) {
         let series = RequestSeries(route: route, method: method, statusClass: status / 100, environment: environment)
-        let (counter, timer) = requestSeries.handles(of: series) { [factory] in
+        let (counter, histogram) = requestSeries.handles(of: series) { [registry] in
             (
-                Metrics.Counter(
-                    label: "stackmob_http_requests_total",
-                    dimensions: [("route", route), ("method", method), ("status_class", "\(series.statusClass)xx"), ("environment", environment)],
-                    factory: factory),
-                Metrics.Timer(
-                    label: "stackmob_http_request_duration_seconds", dimensions: [("route", route), ("environment", environment)], factory: factory)
+                registry.makeCounter(
+                    name: "stackmob_http_requests_total",
+                    labels: [("route", route), ("method", method), ("status_class", "\(series.statusClass)xx"), ("environment", environment)],
+                    help: Help.requests),
+                registry.makeDurationHistogram(
+                    name: "stackmob_http_request_duration_seconds", labels: [("route", route), ("environment", environment)],
+                    buckets: Self.requestBuckets, help: Help.requestDuration)
             )
         }
         counter.increment()
-        timer.recordNanoseconds(Self.nanoseconds(duration))
+        histogram.recordNanoseconds(Self.nanoseconds(duration))
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -53,12 +66,12 @@ public struct ServerMetrics: Sendable {
 
     /// One database transaction of the datastore.
     public func database(environment: EnvironmentKind, operation: TimedStorageEngine.Operation, duration: Duration) {
-        let timer = databaseSeries.handles(of: DatabaseSeries(environment: environment, operation: operation)) { [factory] in
-            Metrics.Timer(
-                label: "stackmob_database_duration_seconds", dimensions: [("environment", environment.rawValue), ("operation", operation.rawValue)],
-                factory: factory)
+        let histogram = databaseSeries.handles(of: DatabaseSeries(environment: environment, operation: operation)) { [registry] in
+            registry.makeDurationHistogram(
+                name: "stackmob_database_duration_seconds", labels: [("environment", environment.rawValue), ("operation", operation.rawValue)],
+                buckets: Self.databaseBuckets, help: Help.databaseDuration)
         }
-        timer.recordNanoseconds(Self.nanoseconds(duration))
+        histogram.recordNanoseconds(Self.nanoseconds(duration))
     }
 
     /// The outbox depths, read when `/metrics` is scraped.
@@ -67,11 +80,11 @@ public struct ServerMetrics: Sendable {
             let environment = backend.environment(kind)
             let counts = (try? await environment.push.outboxCounts()) ?? [:]
             for state in ["pending", "delivered", "failed", "expired"] {
-                Gauge(label: "stackmob_push_outbox", dimensions: [("environment", kind.rawValue), ("state", state)], factory: factory)
-                    .record(counts[state] ?? 0)
+                registry.makeGauge(name: "stackmob_push_outbox", labels: [("environment", kind.rawValue), ("state", state)], help: Help.pushOutbox)
+                    .set(Int64(counts[state] ?? 0))
             }
             if let depth = try? await environment.mailOutboxDepth() {
-                Gauge(label: "stackmob_mail_outbox", dimensions: [("environment", kind.rawValue)], factory: factory).record(depth)
+                registry.makeGauge(name: "stackmob_mail_outbox", labels: [("environment", kind.rawValue)], help: Help.mailOutbox).set(Int64(depth))
             }
         }
     }

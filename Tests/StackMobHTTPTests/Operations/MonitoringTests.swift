@@ -65,6 +65,11 @@ struct MonitoringTests {
             #expect(samples.contains { $0.name == "stackmob_mail_outbox" && $0.labels["environment"] == "production" })
             // Route templates, never raw paths with ids.
             #expect(!response.text.contains("/todo/missing"))
+            // Every family says what it is (`promtool check metrics` warns of one without HELP).
+            let lines = response.text.split(separator: "\n")
+            let families = Set(lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] })
+            let helped = Set(lines.filter { $0.hasPrefix("# HELP ") && $0.split(separator: " ").count > 3 }.map { $0.split(separator: " ")[2] })
+            #expect(families.count >= 5 && families == helped, "without HELP: \(families.subtracting(helped))")
         }
     }
 
