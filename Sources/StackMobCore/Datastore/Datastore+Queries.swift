@@ -12,8 +12,8 @@ extension Datastore {
     /// totals never count hidden objects (§12.2).
     public func query(in schemaName: String, _ request: QueryRequest, caller: Caller) async throws -> QueryResult {
         try await authorizeVerb(.read, on: schemaName, caller: caller)
-        guard let schema = try committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
-        let filter = try request.filter.map { filter throws(QueryError) in try QueryBinder.bind(filter, to: schema) }
+        guard let committed = try committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
+        let (schema, filter) = try await bound(request.filter, to: committed)
         for key in request.order {
             switch QueryBinder.queryType(of: key.field, in: schema) {
             case nil: throw QueryError.unknownField(field: key.field, schema: schema.name)
@@ -57,8 +57,9 @@ extension Datastore {
             throw QueryError.deleteNeedsQuery
         }
         try await authorizeVerb(.delete, on: schemaName, caller: caller)
-        guard let schema = try committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
-        let typed = try QueryBinder.bind(filter, to: schema)
+        guard let committed = try committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
+        let (schema, typedFilter) = try await bound(filter, to: committed)
+        guard let typed = typedFilter else { throw QueryError.deleteNeedsQuery }
         let binaryFields = schema.fields.filter { $0.value == .binary }.map(\.key).sorted()
         let isUserSchema = userSchemas[schema.name] != nil
         // The primary keys come back when something must follow the delete: files, or tokens.
@@ -74,6 +75,19 @@ extension Datastore {
                 }
             }
             return binaryFields.isEmpty ? [] : deleted
+        }
+    }
+
+    /// `filter` typed against `schema`. A field the registry lacks may have been created a
+    /// moment ago through another instance: on a shared engine the database is asked before the
+    /// request is refused, and the schema as it now stands is returned with the filter.
+    func bound(_ filter: QueryFilter?, to schema: SchemaDefinition) async throws -> (SchemaDefinition, TypedFilter?) {
+        guard let filter else { return (schema, nil) }
+        do {
+            return (schema, try QueryBinder.bind(filter, to: schema))
+        } catch {
+            guard case .unknownField = error, let current = try await currentDefinition(of: schema) else { throw error }
+            return (current, try QueryBinder.bind(filter, to: current))
         }
     }
 

@@ -109,6 +109,17 @@ public struct Datastore: Sendable {
         try await schemaRefresh?.value()
     }
 
+    /// The schema as the database now holds it, when another instance may have changed it
+    /// since this request's check (which requests arriving together share): asked before a
+    /// request is refused for naming a field the registry lacks, which another instance may
+    /// have just created. Nil on an engine served by this process alone, whose registry is
+    /// always current.
+    func currentDefinition(of schema: SchemaDefinition) async throws -> SchemaDefinition? {
+        guard storage.isShared else { return nil }
+        try await Self.takeInSchemaChanges(storage: storage, accessPolicy: accessPolicy)
+        return registry.definition(named: schema.name)
+    }
+
     private static func takeInSchemaChanges(storage: any StorageEngine, accessPolicy: LiveAccessPolicy) async throws {
         guard let settings = try await storage.refreshSchemas() else { return }
         for (schema, permissions) in settings.permissions where !accessPolicy.configuredSchemas.contains(schema) {

@@ -42,6 +42,29 @@ struct FirstGenerationTests {
             #expect(registered.status == .ok, "\(registered.text)")
             let tokens = try await send(.get, "/push/0/bookclub/get_tokens_for_users_universal?userIds=reader")
             #expect(tokens.text.contains("APA91-first"), "\(tokens.text)")
+            // A send answers as the push host's own endpoint does.
+            let message: JSONValue = ["userIds": ["reader"], "kvPairs": ["alert": "hello"]]
+            let sent = try await send(.post, "/push/0/bookclub/push_users_universal", message)
+            let today = try await client.oauth1(.post, "/push/push_users_universal", shape: .java, json: message)
+            #expect(sent.status == today.status && sent.text == today.text, "\(sent.status.code) \(sent.text) / \(today.status.code) \(today.text)")
+        }
+    }
+
+    @Test("production through version 1: users, their queries, listapi and push, with production's keys")
+    func production() async throws {
+        try await TestServer.run(configure: { $0.appName = "bookclub" }) { client in
+            let production = client.production()
+            func send(_ method: HTTPRequest.Method, _ path: String, _ json: JSONValue? = nil) async throws -> APIResponse {
+                try await production.oauth1(method, path, shape: .java, json: json, headers: Self.headers, signedBody: json == nil ? nil : .sent)
+            }
+            #expect(try await send(.post, "/api/1/bookclub/user", ["username": "pro", "password": "pw"]).status == .created)
+            #expect(try await send(.get, "/api/1/bookclub/user?username=pro").array?.count == 1)
+            #expect(try await client.get("/user/pro").status == .notFound, "not in development")
+            #expect(try await production.get("/user/pro").status == .ok)
+            let registered = try await send(
+                .post, "/push/1/bookclub/register_device_token_universal", ["userId": "pro", "token": ["type": "android", "token": "APA91-pro"]])
+            #expect(registered.status == .ok, "\(registered.text)")
+            #expect(try await send(.get, "/push/1/bookclub/get_tokens_for_users_universal?userIds=pro").text.contains("APA91-pro"))
         }
     }
 
