@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Uploads and expansions against one or more stackmob-server binaries, run one after the other
-on the same machine, so that their figures compare (docs/benchmarks.md, "Uploads and bounded
-answers"). Standard library only.
+on the same machine, so that their figures compare (docs/benchmarks.md, "2026-12-02: uploads and
+bounded answers"). Standard library only.
 
 For each binary:
   store 7 MB     the time to store a 7 MB binary field (POST with an envelope), median of --repeat

@@ -28,7 +28,9 @@ struct FirstGenerationPath: Sendable, Equatable {
             app == appName
         else { return nil }
         let rest = segments.first.map { String(Substring($0)) } ?? ""
-        if service == "push" && rest.isEmpty { return nil }
+        // The first generation had no endpoint without a name, and none of the server's own
+        // (`/_admin`, `/_files`): those keep the one path they have.
+        if service == "push" && rest.isEmpty || rest.hasPrefix("_") { return nil }
         environment = EnvironmentKind(apiVersion: number)
         target = (service == "push" ? "/push/" : "/") + rest + (query.map { "?" + $0 } ?? "")
     }

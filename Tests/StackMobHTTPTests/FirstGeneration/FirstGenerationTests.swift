@@ -77,6 +77,9 @@ struct FirstGenerationTests {
             let wrongKeys = try await client.oauth1(.get, "/api/1/bookclub/listapi", shape: .java, headers: Self.headers)
             #expect(wrongKeys.status == .unauthorized, "\(wrongKeys.text)")
 
+            // The server's own paths keep the one path they have.
+            let admin = try await client.oauth1(.get, "/api/0/bookclub/_admin/environments", shape: .java, headers: Self.headers)
+            #expect(admin.status == .notFound, "\(admin.text)")
             // Not this app: not first-generation, so no such endpoint.
             let other = try await client.oauth1(.get, "/api/0/otherapp/book", shape: .java, headers: Self.headers)
             #expect(other.status == .notFound, "\(other.text)")

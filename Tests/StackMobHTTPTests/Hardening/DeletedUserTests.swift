@@ -41,13 +41,7 @@ struct DeletedUserTests {
             #expect(asOld.status == .unauthorized, "\(asOld.text)")
             let edit = try await client.signed(.put, "/user/chief", session: old, ts: clock.nowMilliseconds() / 1000, json: ["email": "thief@example.com"])
             #expect(edit.status == .unauthorized, "\(edit.text)")
-            let refreshed = try await client.postForm(
-                "/user/refreshToken", [("refresh_token", old.refreshToken), ("token_type", "mac"), ("mac_algorithm", "hmac-sha-1")])
-            #expect(refreshed.status == .unauthorized, "\(refreshed.text)")
-            let viaTemporary = try await client.postForm(
-                "/user/accessToken",
-                [("username", "chief"), ("password", temporaryPassword), ("new_password", "taken"), ("token_type", "mac"), ("mac_algorithm", "hmac-sha-1")])
-            #expect(viaTemporary.status == .unauthorized, "\(viaTemporary.text)")
+            try await Self.expectRefused(client, refreshToken: old.refreshToken, login: "chief", temporaryPassword: temporaryPassword)
             // The new account is untouched.
             #expect(try await client.signed(.get, "/user/loggedInUser", session: current, ts: clock.nowMilliseconds() / 1000).object?["email"] == nil)
             #expect(try await client.login([("username", "chief"), ("password", "second")]).accessToken.isEmpty == false)
@@ -98,6 +92,17 @@ struct DeletedUserTests {
                 #expect(try await fixture.send(.privateKey, .get, "/aclrole/admin").object?["users"] == [])
             }
         }
+    }
+
+    /// Neither the refresh token nor the temporary password (with a new password) signs in.
+    static func expectRefused(_ client: StackMobClient, refreshToken: String, login: String, temporaryPassword: String) async throws {
+        let refreshed = try await client.postForm(
+            "/user/refreshToken", [("refresh_token", refreshToken), ("token_type", "mac"), ("mac_algorithm", "hmac-sha-1")])
+        #expect(refreshed.status == .unauthorized, "\(refreshed.text)")
+        let viaTemporary = try await client.postForm(
+            "/user/accessToken",
+            [("username", login), ("password", temporaryPassword), ("new_password", "taken"), ("token_type", "mac"), ("mac_algorithm", "hmac-sha-1")])
+        #expect(viaTemporary.status == .unauthorized, "\(viaTemporary.text)")
     }
 
     private static func expectStrangerInheritsNothing(_ client: StackMobClient, clock: ManualClock, noteID: String, registers: Bool) async throws {
