@@ -32,17 +32,19 @@ struct DatastoreController {
     @Sendable nonisolated(nonsending) func query(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let queryRequest = try Self.queryRequest(request)
         let result = try await context.requireEnvironment().datastore.query(in: try schema(context), queryRequest, caller: context.caller)
-        var headers = HTTPFields()
-        var status = HTTPResponse.Status.ok
-        if let range = queryRequest.range, let total = result.total, !result.objects.isEmpty,
-            let last = range.lastIndex(returning: result.objects.count)
-        {
-            headers[.contentRange] = "objects \(range.start)-\(last)/\(total)"
-            if result.objects.count < total { status = .partialContent }
-        }
+        let (status, headers) = Self.window(of: result, asked: queryRequest)
         return try JSONResponse.make(
             .array(result.objects.map(JSONValue.object)), status: status, headers: headers, expandedBy: queryRequest.expand,
             limit: maxExpandedResponseBytes)
+    }
+
+    /// The status and `Content-Range` of a page: 206 with the range when the page is a strict
+    /// subset of the matches (D17).
+    private static func window(of result: Datastore.QueryResult, asked request: QueryRequest) -> (HTTPResponse.Status, HTTPFields) {
+        guard let range = request.range, let total = result.total, !result.objects.isEmpty,
+            let last = range.lastIndex(returning: result.objects.count)
+        else { return (.ok, [:]) }
+        return (result.objects.count < total ? .partialContent : .ok, [.contentRange: "objects \(range.start)-\(last)/\(total)"])
     }
 
     /// `HEAD /<schema>?…`: the status and `Content-Range` the GET would answer, without a body,
@@ -51,13 +53,9 @@ struct DatastoreController {
         var queryRequest = try Self.queryRequest(request)
         queryRequest.expand = 0
         let result = try await context.requireEnvironment().datastore.query(in: try schema(context), queryRequest, caller: context.caller)
-        var head = JSONResponse.empty()
-        if let range = queryRequest.range, let total = result.total, !result.objects.isEmpty,
-            let last = range.lastIndex(returning: result.objects.count)
-        {
-            head.headers[.contentRange] = "objects \(range.start)-\(last)/\(total)"
-            if result.objects.count < total { head.status = .partialContent }
-        }
+        let (status, headers) = Self.window(of: result, asked: queryRequest)
+        var head = JSONResponse.empty(status)
+        head.headers[.contentRange] = headers[.contentRange]
         return head
     }
 
