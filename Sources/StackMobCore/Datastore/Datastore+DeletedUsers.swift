@@ -8,10 +8,17 @@ extension Datastore {
     /// to another user (§9), its sessions, refresh tokens, cookie sessions and temporary
     /// password stop working, and every object stops naming it (`releaseReferences`).
     func forgetUser(_ id: String, userSchema: String, now: Int64, writer: any StorageWriter) async throws {
+        try await Self.forgetSignIns(of: id, userSchema: userSchema, writer: writer)
+        try await releaseReferences(to: id, userSchema: userSchema, now: now, writer: writer)
+    }
+
+    /// Everything that signs in or is reached as the account: its push tokens, social links,
+    /// sessions, refresh tokens, cookie sessions and temporary password. Also what a CI-mode
+    /// reset and an import that replaces the account with another remove.
+    static func forgetSignIns(of id: String, userSchema: String, writer: any StorageWriter) async throws {
         try await writer.deletePushTokens(linkedTo: id)
         try await writer.deleteSocialLinks(userSchema: userSchema, userID: id)
         try await writer.deleteCredentials(userSchema: userSchema, userID: id)
-        try await releaseReferences(to: id, userSchema: userSchema, now: now, writer: writer)
     }
 
     /// The objects the user owned keep their data but lose their owner (`sm_owner` cleared: only

@@ -12,21 +12,19 @@ public enum JSONWriter {
     public static func withBytes<Result>(
         _ value: JSONValue, omittingNulls: Bool = true, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        var output = JSONOutputBuffer(capacity: 512)
-        var repeated = JSONRepeatedObjects()
-        write(value, into: &output, omittingNulls: omittingNulls, repeated: &repeated, isMember: false)
-        return try output.withUnsafeBytes(body)
+        // Never nil: no text is longer than `Int.max` bytes.
+        try withBytes(value, omittingNulls: omittingNulls, limit: .max, body)!
     }
 
     /// `withBytes` within `limit` bytes: nil, having written no more than that, when the text
     /// would be longer. Bounds the memory of an answer whose size the request decides (an
     /// expansion repeats each related object in every object that names it).
     public static func withBytes<Result>(
-        _ value: JSONValue, limit: Int, _ body: (UnsafeRawBufferPointer) throws -> Result
+        _ value: JSONValue, omittingNulls: Bool = true, limit: Int, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result? {
         var output = JSONOutputBuffer(capacity: 512, limit: limit)
         var repeated = JSONRepeatedObjects()
-        write(value, into: &output, omittingNulls: true, repeated: &repeated, isMember: false)
+        write(value, into: &output, omittingNulls: omittingNulls, repeated: &repeated, isMember: false)
         guard !output.exceeded else { return nil }
         return try output.withUnsafeBytes(body)
     }

@@ -79,9 +79,7 @@ extension Datastore {
     ) async throws {
         let created = SchemaDefinition.createdDate
         if stored[created] != imported[created] {
-            try await writer.deletePushTokens(linkedTo: id)
-            try await writer.deleteSocialLinks(userSchema: userSchema.name, userID: id)
-            try await writer.deleteCredentials(userSchema: userSchema.name, userID: id)
+            try await forgetSignIns(of: id, userSchema: userSchema.name, writer: writer)
         } else if stored[userSchema.passwordField] != imported[userSchema.passwordField] {
             try await writer.deleteCredentials(userSchema: userSchema.name, userID: id)
         }

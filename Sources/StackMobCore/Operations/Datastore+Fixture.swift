@@ -42,9 +42,7 @@ extension Datastore {
                 // CI mode); every other user is gone, with whatever signed in as it.
                 let deleted = try await writer.deleteObjects(schema, matching: .all([]), returning: [])
                 for id in deleted.compactMap({ $0[schema.primaryKey]?.stringValue }) where schema.name != userSchema || !fixtureUsers.contains(id) {
-                    try await writer.deletePushTokens(linkedTo: id)
-                    try await writer.deleteSocialLinks(userSchema: schema.name, userID: id)
-                    try await writer.deleteCredentials(userSchema: schema.name, userID: id)
+                    try await Self.forgetSignIns(of: id, userSchema: schema.name, writer: writer)
                 }
             }
             // The roles are the fixture's now: configured members are granted afresh at the next start.
