@@ -16,6 +16,8 @@ public enum SpawnedServer {
             let environment = [
                 "STACKMOB_PUSH__PORT": "0",
                 "STACKMOB_PASSWORDS__PBKDF2_ROUNDS": "1000",
+                // As in `TestServer.configuration`: the client connects first and may ask later.
+                "STACKMOB_LIMITS__NEW_CONNECTION_TIMEOUT_SECONDS": "60",
                 "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PUBLIC_KEY": TestServer.developmentPublicKey,
                 "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PRIVATE_KEY": TestServer.developmentPrivateKey,
             ].merging(try settings(directory)) { $1 }

@@ -21,6 +21,9 @@ public enum TestServer {
         // Parallel tests must not fight over the push host's default port.
         configuration.push.port = 0
         configuration.passwordRounds = 1_000
+        // The test client connects when the server starts and may send its first request much
+        // later, on a machine busy with the other suites: the idle timeout applies instead.
+        configuration.newConnectionTimeoutSeconds = configuration.idleTimeoutSeconds
         configuration.development.publicKey = developmentPublicKey
         configuration.development.privateKey = developmentPrivateKey
         configuration.production.publicKey = productionPublicKey

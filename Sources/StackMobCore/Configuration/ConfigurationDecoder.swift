@@ -25,7 +25,7 @@ struct ConfigurationDecoder {
         if let limits = try root.section("limits") {
             try limits.refuseUnknownKeys([
                 "max_body_bytes", "max_expanded_response_bytes", "idle_timeout_seconds", "header_timeout_seconds", "body_timeout_seconds", "request_timeout_seconds",
-                "max_connections",
+                "max_connections", "max_connections_per_client", "new_connection_timeout_seconds",
                 "auth_failures_per_address", "auth_failures_per_account", "auth_failure_window_seconds",
             ])
             configuration.maxBodyBytes = try limits.integer("max_body_bytes", in: 1...Int(Int32.max)) ?? configuration.maxBodyBytes
@@ -37,6 +37,10 @@ struct ConfigurationDecoder {
             configuration.requestTimeoutSeconds =
                 try limits.integer("request_timeout_seconds", in: 1...86_400) ?? configuration.requestTimeoutSeconds
             configuration.maxConnections = try limits.integer("max_connections", in: 1...1_000_000) ?? configuration.maxConnections
+            configuration.maxConnectionsPerClient =
+                try limits.integer("max_connections_per_client", in: 1...1_000_000) ?? configuration.maxConnectionsPerClient
+            configuration.newConnectionTimeoutSeconds =
+                try limits.integer("new_connection_timeout_seconds", in: 1...86_400) ?? configuration.newConnectionTimeoutSeconds
             var failures = configuration.failureLimits
             failures.failuresPerAddress = try limits.integer("auth_failures_per_address", in: 0...1_000_000) ?? failures.failuresPerAddress
             failures.failuresPerAccount = try limits.integer("auth_failures_per_account", in: 0...1_000_000) ?? failures.failuresPerAccount

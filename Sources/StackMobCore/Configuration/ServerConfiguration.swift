@@ -25,6 +25,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var requestTimeoutSeconds = 60
     /// Connections one listener holds open at most; more are closed when accepted.
     public var maxConnections = 10_000
+    /// Connections one listener holds open from one client address at most (trusted proxies
+    /// exempt), so that one client cannot take every slot of `maxConnections`.
+    public var maxConnectionsPerClient = 256
+    /// How long a new connection may take to send its first complete request head: a client
+    /// that connects and says nothing holds its slot for seconds, not the idle timeout.
+    public var newConnectionTimeoutSeconds = 10
     /// Failed attempts at secrets allowed per client address and per account (429 beyond).
     public var failureLimits = FailureLimits()
     /// The database engine and its settings (`storage`).

@@ -11,7 +11,9 @@ func makeListener<Responder: HTTPResponder>(
     responder: Responder, configuration: ServerConfiguration, clock: any ServerClock, address: BindAddress,
     services: [any Service] = [], onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }, logger: Logger
 ) -> Application<Responder> where Responder.Context == StackMobRequestContext {
-    let connections = ConnectionCounter(limit: configuration.maxConnections, logger: logger)
+    let connections = ConnectionCounter(
+        limit: configuration.maxConnections, limitPerClient: configuration.maxConnectionsPerClient,
+        trustedProxies: configuration.trustedProxies, logger: logger)
     let settings = HTTP1ConnectionSettings(configuration, clock: clock, connections: connections)
     return Application(
         // The API's responder answers on the request's executor; any other through its `respond`.

@@ -1,36 +1,83 @@
 import Logging
+import NIOCore
+import StackMobCore
 import Synchronization
 
-/// The connections one listener holds open, against `limits.max_connections`. Shared by every
-/// connection's `HTTP1ConnectionHandler`, on any event loop: hence atomics.
+/// The connections one listener holds open: in all, against `limits.max_connections`, and per
+/// client address, against `limits.max_connections_per_client`, so that one client cannot take
+/// every slot. Shared by every connection's `HTTP1ConnectionHandler`, on any event loop.
+///
+/// Trusted proxies (`listen.trusted_proxies`) are not counted per address: behind a proxy every
+/// client arrives from the proxy's address, and the proxy caps its clients itself.
 final class ConnectionCounter: Sendable {
     let limit: Int
+    let limitPerClient: Int
+    private let trustedProxies: TrustedProxies
     private let open = Atomic<Int>(0)
+    /// Open connections by client address; an address leaves when its last connection closes,
+    /// so the table holds no more entries than connections.
+    private let perClient = Mutex<[String: Int]>([:])
     /// When a refusal was last logged (seconds on the monotonic clock), so a flood of refused
     /// connections writes one line every 10 seconds, not one each.
     private let lastLogged = Atomic<Int64>(-10)
     private let logger: Logger
 
-    init(limit: Int, logger: Logger) {
+    init(limit: Int, limitPerClient: Int, trustedProxies: TrustedProxies, logger: Logger) {
         self.limit = limit
+        self.limitPerClient = limitPerClient
+        self.trustedProxies = trustedProxies
         self.logger = logger
     }
 
-    /// Counts a new connection; false when it is one too many (it is still counted until
-    /// `closed()`).
-    func opened() -> Bool {
+    /// A connection as counted: close it with `closed(_:)`, admitted or not.
+    struct Ticket: Sendable {
+        let admitted: Bool
+        /// The address it was counted under; nil when it was not counted per address.
+        fileprivate let client: String?
+    }
+
+    /// Counts a new connection from `peer`; not admitted when it is one too many for the listener
+    /// or for its client (it is still counted until `closed(_:)`).
+    func opened(peer: SocketAddress?) -> Ticket {
         let count = open.wrappingAdd(1, ordering: .relaxed).newValue
-        guard count > limit else { return true }
+        var client: String?
+        var fromClient = 0
+        if let address = peer?.ipAddress, !trustedProxies.contains(address) {
+            client = address
+            fromClient = perClient.withLock { table in
+                let count = table[address, default: 0] + 1
+                table[address] = count
+                return count
+            }
+        }
+        if count > limit {
+            logRefusal("Connection refused: the listener holds limits.max_connections connections", ["sm.limit": "\(limit)"])
+            return Ticket(admitted: false, client: client)
+        }
+        if fromClient > limitPerClient {
+            logRefusal(
+                "Connection refused: the client holds limits.max_connections_per_client connections",
+                ["sm.limit": "\(limitPerClient)", "sm.client": "\(client ?? "")"])
+            return Ticket(admitted: false, client: client)
+        }
+        return Ticket(admitted: true, client: client)
+    }
+
+    func closed(_ ticket: Ticket) {
+        open.wrappingSubtract(1, ordering: .relaxed)
+        guard let client = ticket.client else { return }
+        perClient.withLock { table in
+            let count = table[client, default: 1] - 1
+            table[client] = count > 0 ? count : nil
+        }
+    }
+
+    private func logRefusal(_ message: Logger.Message, _ metadata: Logger.Metadata) {
         let now = Self.start.duration(to: .now).components.seconds
         let last = lastLogged.load(ordering: .relaxed)
         if now - last >= 10, lastLogged.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged {
-            logger.warning("Connection refused: the listener holds limits.max_connections connections", metadata: ["sm.limit": "\(limit)"])
+            logger.warning(message, metadata: metadata)
         }
-        return false
-    }
-
-    func closed() {
-        open.wrappingSubtract(1, ordering: .relaxed)
     }
 
     private static let start = ContinuousClock.now

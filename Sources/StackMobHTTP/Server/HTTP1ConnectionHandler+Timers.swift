@@ -1,7 +1,7 @@
 import Hummingbird
 import NIOCore
 
-/// The head, body and idle timeouts, on one timer per connection.
+/// The new-connection, head, body and idle timeouts, on one timer per connection.
 extension HTTP1ConnectionHandler {
     /// Bytes arrived (`InboundBytesObserver`, in front of the parser).
     func bytesArrived() {
@@ -36,6 +36,7 @@ extension HTTP1ConnectionHandler {
 
     func cancelTimer() {
         headStarted = nil
+        acceptedAwaitingFirstHead = nil
         bodyStarted = nil
         idleSince = nil
         lingerSince = nil
@@ -54,6 +55,10 @@ extension HTTP1ConnectionHandler {
             close(context)
             return
         }
+        if let accepted = acceptedAwaitingFirstHead, accepted + settings.newConnectionTimeout <= now {
+            close(context)
+            return
+        }
         if let since = idleSince, since + settings.idleTimeout <= now, !responding, queued.isEmpty {
             close(context)
             return
@@ -67,7 +72,8 @@ extension HTTP1ConnectionHandler {
             bodyTimedOut(context: context)
         }
         let pending = [
-            headStarted.map { $0 + settings.headTimeout }, bodyStarted.map { $0 + settings.bodyTimeout },
+            headStarted.map { $0 + settings.headTimeout }, acceptedAwaitingFirstHead.map { $0 + settings.newConnectionTimeout },
+            bodyStarted.map { $0 + settings.bodyTimeout },
             idleSince.map { $0 + settings.idleTimeout }, lingerSince.map { $0 + Self.lingerTimeout },
         ]
         if let next = pending.compactMap({ $0 }).min() { setTimer(for: next) }

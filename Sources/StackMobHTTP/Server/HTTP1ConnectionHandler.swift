@@ -15,12 +15,15 @@ import NIOHTTP1
 ///   connection (no answer can be framed for a request that has no head yet);
 /// - **a request body** still incomplete `bodyTimeout` after its head fails the body's reader
 ///   with `RequestBodyTimeout` (408), and the connection is closed after the answer;
+/// - **a new connection** that has not sent a complete request head `newConnectionTimeout` after
+///   it was accepted is closed (a client that connects and says nothing holds its slot for
+///   seconds);
 /// - **a connection without a request** for `idleTimeout` is closed;
 /// - **after a request that left HTTP/1.1** (`Upgrade`, `CONNECT`) NIO's parser stops parsing,
 ///   so the answer says `Connection: close` and the connection closes; so does any answer that
 ///   says `Connection: close` itself (a malformed body, a body timeout);
-/// - **a listener's connections** are capped (`ConnectionCounter`): one past the cap is closed as
-///   soon as it is accepted.
+/// - **a listener's connections** are capped, in all and per client address
+///   (`ConnectionCounter`): one past a cap is closed as soon as it is accepted.
 ///
 /// Not generic: the nested types of a generic class are generic too, and each use of them looked
 /// up their metadata at run time.
@@ -97,7 +100,12 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// The server is shutting down: the connection closes once no request is under way or read.
     var quiescing = false
 
+    /// How the connection was counted against the listener's caps.
+    var ticket: ConnectionCounter.Ticket?
+
     // Deadlines (HTTP1ConnectionHandler+Timers.swift).
+    /// When the connection was accepted, until its first request head arrived.
+    var acceptedAwaitingFirstHead: NIODeadline?
     /// The next bytes start a request head.
     var awaitingHead = true
     /// When the head under way began to arrive.
@@ -121,7 +129,9 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        guard settings.connections.opened() else {
+        let ticket = settings.connections.opened(peer: context.channel.remoteAddress)
+        self.ticket = ticket
+        guard ticket.admitted else {
             reading = .broken
             context.close(promise: nil)
             return
@@ -131,11 +141,15 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let observer = InboundBytesObserver { bound.value.bytesArrived() }
         try? context.pipeline.syncOperations.addHandler(observer, position: .first)
+        let accepted = NIODeadline.now()
+        acceptedAwaitingFirstHead = accepted
+        setTimer(for: accepted + settings.newConnectionTimeout)
         becameIdle()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        settings.connections.closed()
+        if let ticket { settings.connections.closed(ticket) }
+        ticket = nil
         cancelTimer()
         self.context = nil
         endRequests()
@@ -202,6 +216,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
         switch part {
         case .head:
             headStarted = nil
+            acceptedAwaitingFirstHead = nil
             awaitingHead = false
         case .body:
             break

@@ -8,6 +8,9 @@ struct HTTP1ConnectionSettings: Sendable {
     /// `limits.header_timeout_seconds`: a request head still incomplete this long after its first
     /// byte closes the connection.
     var headTimeout: TimeAmount
+    /// `limits.new_connection_timeout_seconds`: a connection whose first request head is still
+    /// incomplete this long after it was accepted is closed.
+    var newConnectionTimeout: TimeAmount
     /// `limits.body_timeout_seconds`: a body still incomplete this long after its head fails with
     /// `RequestBodyTimeout` (408).
     var bodyTimeout: TimeAmount
@@ -28,6 +31,7 @@ struct HTTP1ConnectionSettings: Sendable {
 
     init(_ configuration: StackMobCore.ServerConfiguration, clock: any ServerClock, connections: ConnectionCounter) {
         headTimeout = .seconds(Int64(configuration.headerTimeoutSeconds))
+        newConnectionTimeout = .seconds(Int64(configuration.newConnectionTimeoutSeconds))
         bodyTimeout = .seconds(Int64(configuration.bodyTimeoutSeconds))
         idleTimeout = .seconds(Int64(configuration.idleTimeoutSeconds))
         requestTimeoutSeconds = configuration.requestTimeoutSeconds

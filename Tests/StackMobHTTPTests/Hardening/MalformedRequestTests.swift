@@ -189,6 +189,74 @@ struct MalformedRequestTests {
         }
     }
 
+    @Test("one client address holds at most limits.max_connections_per_client connections; trusted proxies are not capped")
+    func connectionCapPerClient() async throws {
+        // The tests connect from loopback, a trusted proxy by default: trust none, so that they
+        // are a client like any other.
+        try await Self.withServer(configure: { $0.maxConnectionsPerClient = 3; $0.trustedProxies = .none }) { api, push, log in
+            // As in `connectionCap`: the live test client may hold one of the three.
+            var opened: [RawConnection] = []
+            for _ in 0..<5 { opened.append(try await RawConnection.connect(port: api)) }
+            let closed = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+                for (index, connection) in opened.enumerated() {
+                    group.addTask { (index, try await connection.closedByServer(within: .seconds(3))) }
+                }
+                return try await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+            }
+            var held = opened.indices.filter { closed[$0] == false }.map { opened[$0] }
+            for index in opened.indices where closed[index] == true { await opened[index].close() }
+            #expect((2...3).contains(held.count), "\(held.count) of 5 connections held")
+            for connection in held {
+                try await connection.send(Self.request("GET", "/thing/x"))
+                #expect(try await connection.response()?.status == 404)
+            }
+            #expect(log.all.contains { $0.message.hasPrefix("Connection refused: the client holds") && $0.metadata["sm.client"] == "127.0.0.1" })
+            // Once one closes, the client is served again.
+            await held.removeFirst().close()
+            var served = false
+            for _ in 0..<50 where !served {
+                let again = try await RawConnection.connect(port: api)
+                try? await again.send(Self.request("GET", "/thing/x"))
+                served = try await again.response(timeout: .milliseconds(500))?.status == 404
+                await again.close()
+            }
+            #expect(served)
+            for connection in held { await connection.close() }
+        }
+        // From a trusted proxy (loopback, the default), every connection is held: the proxy caps
+        // its own clients.
+        try await Self.withServer(configure: { $0.maxConnectionsPerClient = 3 }) { api, _, _ in
+            var opened: [RawConnection] = []
+            for _ in 0..<5 { opened.append(try await RawConnection.connect(port: api)) }
+            for connection in opened {
+                try await connection.send(Self.request("GET", "/thing/x"))
+                #expect(try await connection.response()?.status == 404)
+            }
+            for connection in opened { await connection.close() }
+        }
+    }
+
+    @Test("a new connection that sends no request head is closed after limits.new_connection_timeout_seconds; kept-alive ones wait the idle timeout")
+    func silentNewConnection() async throws {
+        try await Self.withServer(configure: { $0.newConnectionTimeoutSeconds = 3 }) { api, _, _ in
+            let silent = try await RawConnection.connect(port: api)
+            // Half a head is not a head.
+            let partial = try await RawConnection.connect(port: api)
+            try await partial.send("GET /thing/x HTTP/1.1\r\n")
+            // A connection that sent a request keeps the idle timeout (60 s) between requests.
+            let kept = try await RawConnection.connect(port: api)
+            try await kept.send(Self.request("GET", "/thing/x"))
+            #expect(try await kept.response()?.status == 404)
+            #expect(try await silent.closedByServer(within: .seconds(15)))
+            #expect(try await partial.closedByServer(within: .seconds(5)))
+            // Past the new connection's deadline by now.
+            #expect(!(try await kept.closedByServer(within: .seconds(1))))
+            try await kept.send(Self.request("GET", "/thing/x"))
+            #expect(try await kept.response()?.status == 404)
+            for connection in [silent, partial, kept] { await connection.close() }
+        }
+    }
+
     @Test("a client that disconnects mid-body is logged as the client's, not as a server failure", arguments: [false, true])
     func disconnectMidBody(abortively: Bool) async throws {
         try await Self.withServer { api, _, log in
