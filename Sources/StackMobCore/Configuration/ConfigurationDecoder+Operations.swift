@@ -13,10 +13,12 @@ extension ConfigurationDecoder {
             configuration.backups.directory = try backups.string("directory") ?? configuration.backups.directory
         }
         if let monitoring = try section("monitoring") {
-            try monitoring.refuseUnknownKeys(["enabled", "host", "port", "key"])
+            try monitoring.refuseUnknownKeys(["enabled", "host", "port", "key", "stall_warning_ms"])
             configuration.monitoring.enabled = try monitoring.bool("enabled") ?? configuration.monitoring.enabled
             configuration.monitoring.host = try monitoring.string("host") ?? configuration.monitoring.host
             configuration.monitoring.port = try monitoring.integer("port", in: 0...65535) ?? configuration.monitoring.port
+            configuration.monitoring.stallWarningMilliseconds =
+                try monitoring.integer("stall_warning_ms", in: 10...60_000) ?? configuration.monitoring.stallWarningMilliseconds
             if let key = try monitoring.string("key") {
                 guard key.count >= 16 else { throw ConfigurationError(key: monitoring.keyPath("key"), "must be at least 16 characters long") }
                 configuration.monitoring.key = key

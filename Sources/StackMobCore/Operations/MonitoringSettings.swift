@@ -13,6 +13,9 @@ public struct MonitoringSettings: Sendable, Equatable {
     public var port: Int?
     /// A bearer key that opens the routes to any address. Secret.
     public var key: String?
+    /// An event loop that runs its periodic check this much later than due is logged at
+    /// `warning`: something ran on it for that long (`monitoring.stall_warning_ms`).
+    public var stallWarningMilliseconds = 100
 
     public init() {}
 }

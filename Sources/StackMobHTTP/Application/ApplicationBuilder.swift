@@ -69,7 +69,11 @@ public func buildApplication(
             + makeMonitoringServices(backend: backend, metrics: metrics, clock: clock, logger: logger, onServerRunning: onMonitoringServerRunning)
             + makeAdminServices(admin: operatorSurface, configuration: configuration, clock: clock, logger: logger, onServerRunning: onAdminServerRunning)
             + (configuration.backups.intervalSeconds > 0 ? [BackupService(backend: backend, clock: clock, logger: logger)] : [])
-            + [RetentionSweepService(backend: backend, clock: clock, interval: .seconds(600), logger: logger)],
+            + [RetentionSweepService(backend: backend, clock: clock, interval: .seconds(600), logger: logger)]
+            + [
+                EventLoopStallDetector(
+                    warnAfter: .milliseconds(Int64(configuration.monitoring.stallWarningMilliseconds)), registry: metrics.registry, logger: logger)
+            ],
         onServerRunning: { channel in fileOrigin.apiListening(on: channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }
