@@ -36,10 +36,10 @@ final class SQLiteInlineConnection: @unchecked Sendable {
     /// cache may be stale here; no read of ours uses it (rows are read by column name, and GRDB's
     /// schema introspection runs only in writes: start-up and index declarations).
     ///
-    /// Nil when the body ran more than `limit` periods of steps: SQLite stopped the statement
-    /// that went over (`SQLITE_INTERRUPT`, and every statement after it), and whatever the body
-    /// made of that, returned or thrown, is thrown away; the caller runs the read again where a
-    /// long read holds up no one.
+    /// Nil when the body ran more than `limit` periods of steps (SQLite stopped the statement
+    /// that went over with `SQLITE_INTERRUPT`, and every statement after it, and whatever the
+    /// body made of that, returned or thrown, is thrown away), or threw `LongRead`: the caller
+    /// runs the read again where a long read holds up no one.
     func read<T>(limit: Int, _ body: (Database) throws -> T) throws -> T? {
         try queue.inDatabase { db in
             try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
@@ -50,7 +50,7 @@ final class SQLiteInlineConnection: @unchecked Sendable {
             } catch {
                 let exceeded = budget.disarm()
                 rollBack(db)
-                if exceeded { return nil }
+                if exceeded || error is LongRead { return nil }
                 throw error
             }
             if budget.disarm() {
@@ -71,6 +71,11 @@ final class SQLiteInlineConnection: @unchecked Sendable {
     func close() throws {
         try queue.close()
     }
+
+    /// Thrown by a read that knows, before it runs a statement, that the statement would run
+    /// long in one step, which the step budget cannot stop: `read` answers nil, as for a read
+    /// over its budget, and the caller runs it again where a long read holds up no one.
+    struct LongRead: Error {}
 }
 
 /// What a read may still spend, in periods of `SQLiteInlineConnection.period` steps.

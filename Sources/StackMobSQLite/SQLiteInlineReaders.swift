@@ -2,7 +2,7 @@ import GRDB
 import Synchronization
 
 /// A few read-only connections of the pool's own, taken without ever waiting, for reads on the
-/// calling thread (`SQLitePool.read` and `readIfFree`).
+/// calling thread (`SQLitePool.read` and `readByKey`).
 ///
 /// The calling thread is a connection's event loop (or a thread of Swift's cooperative pool):
 /// if it waited there, every connection on that loop would wait too. GRDB's own pool cannot be

@@ -1,7 +1,7 @@
 import GRDB
 
-/// The engine's `DatabasePool`, and a few connections beside it for reads on the calling thread
-/// (`readIfFree`, and `read` within a limit).
+/// The engine's `DatabasePool`, and a few connections beside it for short reads on the calling
+/// thread (`read` and `readByKey`, within a limit).
 ///
 /// The engine and its stores (tokens, push, operators) read and write through here, never
 /// through the `DatabasePool` directly (only the engine's start-up does, before anything else
@@ -17,14 +17,17 @@ final class SQLitePool: Sendable {
         inline = try SQLiteInlineReaders(path: database.path, configuration: database.configuration, count: inlineReaders)
     }
 
-    /// How long a read may run on the calling thread (`read`), in periods of
-    /// `SQLiteInlineConnection.period` steps of SQLite's virtual machine: 100,000 steps, a few
-    /// milliseconds. The API's common reads take thirty times fewer: the benchmark's page of 20
-    /// with its total of 1,000 about 3,400 steps, a page of the newest of 100,000 with its total
-    /// 2,100. A read that goes over is stopped and run again through GRDB's pool, its few
-    /// milliseconds lost. Steps, not time: counting a whole table (`COUNT(*)` without a filter)
-    /// is one step, though SQLite reads the table's smallest index to the end for it.
-    static let inlineStepLimit = 100
+    /// How long a read may run on the calling thread (`read`, `readByKey`), in periods of
+    /// `SQLiteInlineConnection.period` steps of SQLite's virtual machine: 40,000 steps, about a
+    /// millisecond (SQLite runs 30,000 to 130,000 steps a millisecond on the machines in
+    /// docs/benchmarks.md, depending on the statement), which is as long as a loop's other
+    /// connections should wait. The API's common reads take ten times fewer: a page of 20 with
+    /// its total of 1,000 about 3,400 steps, a page of the newest of 100,000 with its total 2,100,
+    /// a read by id a few dozen. A read that goes over is stopped and run again through GRDB's
+    /// pool, its millisecond lost. Steps, not time: counting a whole table (`COUNT(*)` without a
+    /// filter) is one step, though SQLite reads the table's smallest index to the end for it, so
+    /// such a read never starts on the calling thread (`SQLiteTransaction.fetch`).
+    static let inlineStepLimit = 40
 
     /// On the calling thread, when the caller's task prefers an executor of its own (an HTTP
     /// connection's event loop) and an inline connection is free, for as long as the read stays
@@ -54,18 +57,13 @@ final class SQLitePool: Sendable {
         }
     }
 
-    /// The read on the calling thread, if one of the inline connections is free now; nil, having
-    /// done nothing, when none is. Never waits for a connection, and runs the body to its end
-    /// (`SQLiteInlineReaders`).
-    func readIfFree<T>(_ body: (Database) throws -> T) throws -> T? {
-        try inline.read(limit: .max, body)
-    }
-
-    /// A lookup by key (a row by its primary key or a unique index): on the calling thread when a
-    /// connection is free (`readIfFree`), through the pool's queue when none is.
+    /// A lookup by key (a row by its primary key or a unique index, and what it expands): on the
+    /// calling thread, whichever it is, when an inline connection is free and the read stays
+    /// within `inlineStepLimit`; through GRDB's pool otherwise. A lookup by key on the pool's
+    /// threads is short, so it never waits there for a reader queue.
     func readByKey<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        if let value = try readIfFree(body) { return value }
-        return try await read(body)
+        if let value = try inline.read(limit: Self.inlineStepLimit, body) { return value }
+        return try await withTaskExecutorPreference(globalConcurrentExecutor) { try await self.database.read(body) }
     }
 
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {

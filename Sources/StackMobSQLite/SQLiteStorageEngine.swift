@@ -75,11 +75,11 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
         try await pool.read(transaction(work))
     }
 
-    /// On the calling thread, without a limit, when one of the pool's inline connections is free
-    /// (`SQLitePool.readByKey`, which never waits for one): the asynchronous way hops to a
-    /// dispatch queue to wait for a connection, back, to the connection's queue, and back again,
-    /// and on a read by key those four thread switches cost more than the read. The body runs in
-    /// the same kind of snapshot (a deferred transaction).
+    /// On the calling thread, within a limit of SQLite's steps, when one of the pool's inline
+    /// connections is free (`SQLitePool.readByKey`, which never waits for one): the asynchronous
+    /// way hops to a dispatch queue to wait for a connection, back, to the connection's queue,
+    /// and back again, and on a read by key those four thread switches cost more than the read.
+    /// The body runs in the same kind of snapshot (a deferred transaction).
     public func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
         try await pool.readByKey(transaction(work))
     }

@@ -40,6 +40,11 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
     }
 
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> ObjectPage {
+        // The total of a whole table is one step of SQLite's, however large the table
+        // (`SQLitePool.inlineStepLimit`): its read goes where long reads go.
+        if query.countsTotal, query.filter == nil, db.configuration.label == SQLiteInlineReaders.label {
+            throw SQLiteInlineConnection.LongRead()
+        }
         let near = query.filter?.nearCondition
         let (sql, arguments) = selectStatement(schema, query: query, near: near)
         let statement = try db.cachedStatement(sql: sql)

@@ -11,7 +11,8 @@ public protocol StorageEngine: Sendable {
     func write<T: Sendable>(_ work: @escaping @Sendable (any StorageWriter) async throws -> T) async throws -> T
     /// A `read` of a few rows by primary key (an object by id, and the objects its expansion
     /// names): the same snapshot, but an engine may run it on the calling thread when a
-    /// connection is free at once. Such a read takes microseconds, less than the thread hops to a
+    /// connection is free at once, stopping and moving it to a thread of its own if it runs long
+    /// (a deep expansion). Such a read takes microseconds, less than the thread hops to a
     /// connection's thread and back; a query, whose time depends on the data, goes to `read`.
     /// An engine may also run it as `readOneStatement` does, so its body may run twice.
     func readByKey<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T

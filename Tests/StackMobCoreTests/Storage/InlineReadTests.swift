@@ -72,13 +72,48 @@ struct InlineReadTests {
             // armed: the next reads on them begin, run to the end and see what was committed since.
             try await engine.pool.write { db in try db.execute(sql: "CREATE TABLE later(x); INSERT INTO later VALUES (7)") }
             for _ in 0..<engine.pool.inline.count + 1 {
-                let (inTransaction, seven) = try #require(try engine.pool.readIfFree { db in
+                let (inTransaction, seven) = try #require(try engine.pool.inline.read(limit: .max) { db in
                     (db.isInsideTransaction, try Int.fetchOne(db, sql: "SELECT x FROM later"))
                 })
                 #expect(inTransaction && seven == 7)
-                #expect(try engine.pool.readIfFree { db in try Int.fetchOne(db, sql: Self.longSQL) } == Self.longAnswer,
-                        "a read by key is never stopped")
+                #expect(try engine.pool.inline.read(limit: .max) { db in try Int.fetchOne(db, sql: Self.longSQL) } == Self.longAnswer,
+                        "a read without a limit is never stopped")
             }
+        }
+    }
+
+    @Test("a read by key that goes over the step limit (a deep expansion) is stopped on the calling thread and run again through GRDB's pool")
+    func readByKeyOverTheLimitRunsAgainInThePool() async throws {
+        try await TemporaryDatabase.withEngine { engine, _ in
+            let runs = Runs()
+            let answer = try await engine.pool.readByKey { db -> Int in
+                runs.note(db, onCaller: false)
+                return try Int.fetchOne(db, sql: Self.longSQL) ?? -1
+            }
+            #expect(answer == Self.longAnswer)
+            #expect(runs.list.count == 2, "\(runs.list)")
+            #expect(runs.list.first?.connection == SQLiteInlineReaders.label)
+            #expect(runs.list.last?.connection.hasPrefix("GRDB.DatabasePool.reader") == true, "\(runs.list)")
+        }
+    }
+
+    @Test("a page with the total of a whole table, one step of SQLite's however large, never runs on the calling thread")
+    func wholeTableTotalGoesToThePool() async throws {
+        try await TemporaryDatabase.withEngine { engine, _ in
+            let executor = QueueExecutor()
+            let schema = SchemaDefinition(name: "thing", fields: ["title": .string])
+            try await engine.write { writer in
+                try await writer.evolveSchema(from: nil, to: schema)
+            }
+            let onCaller = try await withTaskExecutorPreference(executor) {
+                let caller = CallingThread()
+                return try await engine.read { reader in
+                    let page = try await reader.fetchObjects(schema, query: ObjectQuery(limit: 20, countsTotal: true))
+                    #expect(page.objects.isEmpty)
+                    return caller.isCurrent
+                }
+            }
+            #expect(!onCaller)
         }
     }
 

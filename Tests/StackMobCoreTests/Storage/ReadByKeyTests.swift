@@ -20,15 +20,15 @@ struct ReadByKeyTests {
             // The inline connections are not GRDB's: a read by key on the calling thread neither
             // waits for the pool's readers nor is refused for want of one. Before they existed,
             // it had to wait or hop, and on an event loop a wait could be for the loop itself.
-            #expect(try engine.pool.readIfFree { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1)
+            #expect(try engine.pool.inline.read(limit: .max) { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1)
 
             // Every inline connection held too, by reads on other threads.
             let inline = Latch()
             for _ in 0..<engine.pool.inline.count {
-                DispatchQueue.global().async { _ = try? engine.pool.readIfFree { _ in inline.arriveAndWait() } }
+                DispatchQueue.global().async { _ = try? engine.pool.inline.read(limit: .max) { _ in inline.arriveAndWait() } }
             }
             inline.waitForArrivals(engine.pool.inline.count)
-            #expect(try engine.pool.readIfFree { _ in 1 } == nil, "no inline connection is free: the read must not run, nor wait")
+            #expect(try engine.pool.inline.read(limit: .max) { _ in 1 } == nil, "no inline connection is free: the read must not run, nor wait")
 
             // readByKey falls back to the pool's queue, so it finishes once a reader is released.
             let byKey = Task { try await engine.readByKey { _ in 42 } }
@@ -40,7 +40,7 @@ struct ReadByKeyTests {
             // The holders hand their connections back as they finish: wait for the first one.
             var again: Int?
             for _ in 0..<200 where again == nil {
-                again = try engine.pool.readIfFree { _ in 2 }
+                again = try engine.pool.inline.read(limit: .max) { _ in 2 }
                 if again == nil { try await Task.sleep(for: .milliseconds(5)) }
             }
             #expect(again == 2, "an inline connection is free again")
@@ -52,9 +52,9 @@ struct ReadByKeyTests {
         try await TemporaryDatabase.withEngine { engine, _ in
             try await engine.pool.write { db in try db.execute(sql: "CREATE TABLE counted(x)") }
             #expect(throws: (any Error).self) {
-                try engine.pool.readIfFree { db in try db.execute(sql: "INSERT INTO counted VALUES (1)") }
+                try engine.pool.inline.read(limit: .max) { db in try db.execute(sql: "INSERT INTO counted VALUES (1)") }
             }
-            #expect(try engine.pool.readIfFree { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") } == 0)
+            #expect(try engine.pool.inline.read(limit: .max) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") } == 0)
         }
     }
 
@@ -62,7 +62,7 @@ struct ReadByKeyTests {
     func inlineSnapshot() async throws {
         try await TemporaryDatabase.withEngine { engine, _ in
             try await engine.pool.write { db in try db.execute(sql: "CREATE TABLE counted(x); INSERT INTO counted VALUES (1)") }
-            let counts = try engine.pool.readIfFree { db -> [Int] in
+            let counts = try engine.pool.inline.read(limit: .max) { db -> [Int] in
                 let before = try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") ?? -1
                 // Another row commits, on the writer's connection, while this read is under way.
                 let written = DispatchSemaphore(value: 0)
@@ -75,15 +75,15 @@ struct ReadByKeyTests {
                 return [before, after]
             }
             #expect(counts == [1, 1], "the second count must come from the same snapshot as the first")
-            #expect(try engine.pool.readIfFree { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") } == 2)
+            #expect(try engine.pool.inline.read(limit: .max) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") } == 2)
 
             struct Failed: Error {}
-            #expect(throws: Failed.self) { try engine.pool.readIfFree { _ -> Int in throw Failed() } }
+            #expect(throws: Failed.self) { try engine.pool.inline.read(limit: .max) { _ -> Int in throw Failed() } }
             // The first free inline connection is taken, the failed read's: it was left with no
             // transaction open, or this read's BEGIN would fail.
             for _ in 0..<3 {
-                #expect(try engine.pool.readIfFree { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") } == 2)
-                #expect(try engine.pool.readIfFree { db in db.isInsideTransaction } == true)
+                #expect(try engine.pool.inline.read(limit: .max) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM counted") } == 2)
+                #expect(try engine.pool.inline.read(limit: .max) { db in db.isInsideTransaction } == true)
             }
         }
     }
