@@ -74,6 +74,13 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         return ObjectPage(objects: objects, total: total)
     }
 
+    func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
+        var keysOnly = query
+        keysOnly.countsTotal = false
+        let statement = selectStatement(schema, query: keysOnly, near: query.filter?.nearCondition, columns: quote(schema.primaryKey))
+        return try await run(statement).map { row in try row.makeRandomAccess()[0].decode(String.self) }
+    }
+
     private func count(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> Int {
         var statement = PostgresStatement("SELECT COUNT(*) FROM \(quote(schema.name))")
         if let filter = query.filter {
@@ -91,8 +98,10 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
 
     /// One statement for the page: filter, order, window and (when asked) the total, counted by a
     /// window function over the same filter, in the same snapshot.
-    private func selectStatement(_ schema: SchemaDefinition, query: ObjectQuery, near: (field: String, origin: GeoPoint)?) -> PostgresStatement {
-        var statement = PostgresStatement("SELECT *")
+    private func selectStatement(
+        _ schema: SchemaDefinition, query: ObjectQuery, near: (field: String, origin: GeoPoint)?, columns: String = "*"
+    ) -> PostgresStatement {
+        var statement = PostgresStatement("SELECT \(columns)")
         if let near {
             let column = quote(near.field)
             statement.append(

@@ -61,6 +61,13 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         return ObjectPage(objects: objects, total: count)
     }
 
+    func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) throws -> [String] {
+        var keysOnly = query
+        keysOnly.countsTotal = false
+        let (sql, arguments) = selectStatement(schema, query: keysOnly, near: query.filter?.nearCondition, columns: quote(schema.primaryKey))
+        return try String.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
     /// SQLite's plan for a query, one line per step: how tests and benchmarks show that a query
     /// uses an index.
     func queryPlan(_ schema: SchemaDefinition, query: ObjectQuery) throws -> [String] {
@@ -70,7 +77,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
 
     /// One statement for the whole read: filter, order, window and (when asked) the total.
     private func selectStatement(
-        _ schema: SchemaDefinition, query: ObjectQuery, near: (field: String, origin: GeoPoint)?
+        _ schema: SchemaDefinition, query: ObjectQuery, near: (field: String, origin: GeoPoint)?, columns: String = "*"
     ) -> (String, StatementArguments) {
         var arguments: StatementArguments = []
         // A `near` query is ordered by distance, and each result carries it (§5.8).
@@ -95,7 +102,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
             total = ", (SELECT COUNT(*) FROM \(quote(schema.name))\(condition)) AS \(quote(Self.totalColumn))"
             arguments += conditionArguments
         }
-        var sql = "SELECT *\(distance)\(total) FROM \(quote(schema.name))\(condition)"
+        var sql = "SELECT \(columns)\(distance)\(total) FROM \(quote(schema.name))\(condition)"
         arguments += conditionArguments
         if near != nil {
             sql += " ORDER BY \(quote(Self.distanceColumn)) ASC, \(quote(schema.primaryKey)) ASC"

@@ -7,10 +7,57 @@ extension Datastore {
         public let total: Int?
     }
 
+    /// A query's answer as `queryInBatches` reads it: the first objects, their total, and the
+    /// rest, if any, still to read.
+    public struct QueryBatches: Sendable {
+        public let first: [JSONObject]
+        public let total: Int?
+        public let rest: RemainingObjects?
+    }
+
+    /// The objects of a long answer after its first batch: their primary keys, read with the
+    /// first batch in one snapshot, and a read of the objects of each batch of keys. An object
+    /// deleted meanwhile is left out; one changed meanwhile is read as it now stands, if the
+    /// caller may still read it.
+    public struct RemainingObjects: Sendable {
+        let keys: [String]
+        let batchSize: Int
+        let read: @Sendable (ArraySlice<String>) async throws -> [JSONObject]
+
+        /// The number of objects still to read (fewer may come: see above).
+        public var count: Int { keys.count }
+        public var batchCount: Int { (keys.count + batchSize - 1) / batchSize }
+
+        /// Batch `index` (0 ..< `batchCount`), in the answer's order.
+        public func batch(_ index: Int) async throws -> [JSONObject] {
+            let start = index * batchSize
+            return try await read(keys[start..<min(start + batchSize, keys.count)])
+        }
+    }
+
+    /// How many objects a long answer reads and holds at a time: a list without `Range` returns
+    /// every match, and a page may be as large as asked, but what one request holds stays
+    /// bounded by this many objects (and their expansion), whatever is stored.
+    public static let queryBatchSize = 200
+
     /// `GET /<schema>?…`: the matching objects in order, windowed by the range. Only objects the
     /// caller may read match: the permission's row rule is part of the statement, so pages and
-    /// totals never count hidden objects (§12.2).
+    /// totals never count hidden objects (§12.2). Every object, read whole: for the server's own
+    /// uses, whose answers are small; the API's answers come from `queryInBatches`.
     public func query(in schemaName: String, _ request: QueryRequest, caller: Caller) async throws -> QueryResult {
+        let batches = try await queryInBatches(in: schemaName, request, caller: caller)
+        var objects = batches.first
+        if let rest = batches.rest {
+            for index in 0..<rest.batchCount { objects += try await rest.batch(index) }
+        }
+        return QueryResult(objects: objects, total: batches.total)
+    }
+
+    /// `query`, for an answer written as it is read: the first `queryBatchSize` objects, and
+    /// when the window holds more, their primary keys, read in the same snapshot, for the rest
+    /// to be read a batch at a time. A `near` query reads its window whole (each object carries
+    /// its distance from the query's point, which only its own statement computes).
+    public func queryInBatches(in schemaName: String, _ request: QueryRequest, caller: Caller) async throws -> QueryBatches {
         try await authorizeVerb(.read, on: schemaName, caller: caller)
         guard let committed = try committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
         let (schema, filter) = try await bound(request.filter, to: committed)
@@ -22,26 +69,62 @@ extension Datastore {
             }
         }
         try validateSelect(request.select, schema: schema, expand: request.expand)
-        let objectQuery = ObjectQuery(
+        let window = ObjectQuery(
             filter: filter, order: request.order, offset: request.range?.start ?? 0, limit: request.range?.limit,
             countsTotal: request.range != nil)
+        let batchSize = Self.queryBatchSize
+        let inBatches = filter?.nearCondition == nil && (window.limit ?? .max) > batchSize
         let loader = relationLoader(caller: caller)
         let expand = request.expand
-        // The page and its related objects are read in one snapshot.
-        let readPage: @Sendable (any StorageReader) async throws -> ObjectPage = { reader in
-            var restricted = objectQuery
+        // The first batch, its related objects and the keys of the rest are read in one snapshot.
+        let readFirst: @Sendable (any StorageReader) async throws -> (ObjectPage, [String]) = { reader in
+            var restricted = window
             let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
-            restricted.filter = Self.restricting(objectQuery.filter, to: rows)
-            var page = try await reader.fetchObjects(schema, query: restricted)
+            restricted.filter = Self.restricting(window.filter, to: rows)
+            var first = restricted
+            if inBatches { first.limit = batchSize }
+            var page = try await reader.fetchObjects(schema, query: first)
+            var keys: [String] = []
+            if inBatches && page.objects.count == batchSize {
+                var rest = restricted
+                rest.offset += batchSize
+                rest.limit = window.limit.map { $0 - batchSize }
+                rest.countsTotal = false
+                keys = try await reader.fetchPrimaryKeys(schema, query: rest)
+            }
             // In place: the page's objects are held once, and expanded without copies.
             try await loader.expand(&page.objects, schema: schema, depth: expand, reader: reader)
-            return page
+            return (page, keys)
         }
-        // Without expansion, the page and its total are usually one statement.
-        let page = try await expand == 0 ? storage.readOneStatement(readPage) : storage.read(readPage)
+        // Without expansion or a rest to read, the page and its total are usually one statement.
+        let (page, keys) = try await expand == 0 && !inBatches ? storage.readOneStatement(readFirst) : storage.read(readFirst)
         let present = presenter(for: schema)
-        let objects = page.objects.map { object in present(selecting(request.select, from: object, schema: schema)) }
-        return QueryResult(objects: objects, total: page.total)
+        let select = request.select
+        let presented: @Sendable ([JSONObject]) -> [JSONObject] = { objects in
+            objects.map { object in present(self.selecting(select, from: object, schema: schema)) }
+        }
+        var rest: RemainingObjects?
+        if !keys.isEmpty {
+            rest = RemainingObjects(keys: keys, batchSize: batchSize) { batch in
+                try await presented(self.objects(keyedBy: Array(batch), in: schema, expand: expand, caller: caller, loader: loader))
+            }
+        }
+        return QueryBatches(first: presented(page.objects), total: page.total, rest: rest)
+    }
+
+    /// The objects of `keys` the caller may read, in the order of `keys`, expanded.
+    private func objects(keyedBy keys: [String], in schema: SchemaDefinition, expand: Int, caller: Caller, loader: RelationLoader) async throws -> [JSONObject] {
+        try await storage.read { reader in
+            let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
+            let found = try await reader.fetchObjects(schema, ids: keys, admitting: rows)
+            var byKey = [String: JSONObject](minimumCapacity: found.count)
+            for object in found {
+                if let key = object[schema.primaryKey]?.stringValue { byKey[key] = object }
+            }
+            var objects = keys.compactMap { byKey.removeValue(forKey: $0) }
+            try await loader.expand(&objects, schema: schema, depth: expand, reader: reader)
+            return objects
+        }
     }
 
     /// `DELETE /<schema>?…`: deletes exactly the matching objects. A query is required: an empty

@@ -187,7 +187,7 @@ public struct Datastore: Sendable {
 
     /// `present` for the objects of one schema: a page's objects, or a level of an expansion's,
     /// look their schema up once, not once each (issue 19).
-    func presenter(for schema: SchemaDefinition) -> (JSONObject) -> JSONObject {
+    func presenter(for schema: SchemaDefinition) -> @Sendable (JSONObject) -> JSONObject {
         guard let passwordField = userSchemas[schema.name]?.passwordField else { return { $0 } }
         return { object in
             var visible = object

@@ -29,31 +29,30 @@ struct DatastoreController {
 
     /// `GET /<schema>?…` (§5). With a `Range` that returns a strict subset of the matches: 206 and
     /// `Content-Range: objects <start>-<last>/<total>` (D17); a window past the end: 200 `[]`.
+    /// The objects are read and written a batch at a time (`JSONArrayResponse`).
     @Sendable nonisolated(nonsending) func query(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let queryRequest = try Self.queryRequest(request)
-        let result = try await context.requireEnvironment().datastore.query(in: try schema(context), queryRequest, caller: context.caller)
-        let (status, headers) = Self.window(of: result, asked: queryRequest)
-        return try JSONResponse.make(
-            .array(result.objects.map(JSONValue.object)), status: status, headers: headers, expandedBy: queryRequest.expand,
-            limit: maxExpandedResponseBytes)
+        let answer = try await context.requireEnvironment().datastore.queryInBatches(in: try schema(context), queryRequest, caller: context.caller)
+        let (status, headers) = Self.window(of: answer, asked: queryRequest)
+        return try await JSONArrayResponse.make(answer, status: status, headers: headers, expandedBy: queryRequest.expand, limit: maxExpandedResponseBytes)
     }
 
     /// The status and `Content-Range` of a page: 206 with the range when the page is a strict
     /// subset of the matches (D17).
-    private static func window(of result: Datastore.QueryResult, asked request: QueryRequest) -> (HTTPResponse.Status, HTTPFields) {
-        guard let range = request.range, let total = result.total, !result.objects.isEmpty,
-            let last = range.lastIndex(returning: result.objects.count)
-        else { return (.ok, [:]) }
-        return (result.objects.count < total ? .partialContent : .ok, [.contentRange: "objects \(range.start)-\(last)/\(total)"])
+    private static func window(of answer: Datastore.QueryBatches, asked request: QueryRequest) -> (HTTPResponse.Status, HTTPFields) {
+        let count = answer.first.count + (answer.rest?.count ?? 0)
+        guard let range = request.range, let total = answer.total, count > 0, let last = range.lastIndex(returning: count) else { return (.ok, [:]) }
+        return (count < total ? .partialContent : .ok, [.contentRange: "objects \(range.start)-\(last)/\(total)"])
     }
 
     /// `HEAD /<schema>?…`: the status and `Content-Range` the GET would answer, without a body,
-    /// and so without the expansion and the text of one: a HEAD costs the query alone.
+    /// and so without the expansion, the objects after the first batch and the text of any: a
+    /// HEAD costs the query and the keys of the rest.
     @Sendable nonisolated(nonsending) func headQuery(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         var queryRequest = try Self.queryRequest(request)
         queryRequest.expand = 0
-        let result = try await context.requireEnvironment().datastore.query(in: try schema(context), queryRequest, caller: context.caller)
-        let (status, headers) = Self.window(of: result, asked: queryRequest)
+        let answer = try await context.requireEnvironment().datastore.queryInBatches(in: try schema(context), queryRequest, caller: context.caller)
+        let (status, headers) = Self.window(of: answer, asked: queryRequest)
         var head = JSONResponse.empty(status)
         head.headers[.contentRange] = headers[.contentRange]
         return head

@@ -153,6 +153,10 @@ struct RelationLoaderTests {
             try await base.fetchObjects(schema, query: query)
         }
 
+        func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
+            try await base.fetchPrimaryKeys(schema, query: query)
+        }
+
         func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject] {
             let objects = try await base.fetchObjects(schema, ids: ids, admitting: rows)
             return reversed ? objects.reversed() : objects

@@ -1,0 +1,96 @@
+import Hummingbird
+import NIOCore
+import StackMobCore
+
+/// The answer to a query as JSON text: the objects of `Datastore.queryInBatches`, written a
+/// batch at a time, so that a request holds one batch of objects, never the whole answer
+/// (docs/architecture.md, "Memory per request").
+///
+/// - An answer of one batch is one buffer with its `Content-Length`, as every other response.
+/// - A longer answer without expansion is streamed (chunked): each batch is read and written in
+///   turn, waiting while the client is slow. A batch that fails to read once the head has been
+///   sent cannot become an error response any more: the connection is closed, and the client
+///   sees a truncated body, never a well-formed wrong one.
+/// - A longer answer with expansion is built whole, as its size is the request's choice, within
+///   `limits.max_expanded_response_bytes`, and refused with `responseTooLarge` (400) past it,
+///   before anything is sent.
+///
+/// Reading and writing the batches of a long answer runs on Swift's shared pool, not on the
+/// connection's event loop: a batch of large objects takes milliseconds to serialise.
+enum JSONArrayResponse {
+    static func make(
+        _ answer: Datastore.QueryBatches, status: HTTPResponse.Status, headers: HTTPFields, expandedBy depth: Int, limit: Int
+    ) async throws -> Response {
+        guard let rest = answer.rest else {
+            return try JSONResponse.make(.array(answer.first.map(JSONValue.object)), status: status, headers: headers, expandedBy: depth, limit: limit)
+        }
+        var fields = headers
+        fields[.contentType] = JSONResponse.contentType
+        guard depth == 0 else {
+            let body = try await withTaskExecutorPreference(globalConcurrentExecutor) { try await bounded(answer.first, rest, limit: limit) }
+            return Response(status: status, headers: fields, body: .init(byteBuffer: body))
+        }
+        let first = answer.first
+        return Response(
+            status: status, headers: fields,
+            body: ResponseBody { writer in
+                try await withTaskExecutorPreference(globalConcurrentExecutor) {
+                    var array = ArrayText()
+                    try await writer.write(array.elements(first))
+                    for index in 0..<rest.batchCount {
+                        try await writer.write(array.elements(try await rest.batch(index)))
+                    }
+                    try await writer.write(array.end())
+                    try await writer.finish(nil)
+                }
+            })
+    }
+
+    /// The whole text within `limit` bytes, or `responseTooLarge`.
+    private static func bounded(_ first: [JSONObject], _ rest: Datastore.RemainingObjects, limit: Int) async throws -> ByteBuffer {
+        var array = ArrayText()
+        guard var body = array.elements(first, limit: limit) else { throw RequestError.responseTooLarge(limit: limit) }
+        for index in 0..<rest.batchCount {
+            guard var part = array.elements(try await rest.batch(index), limit: limit - body.readableBytes) else {
+                throw RequestError.responseTooLarge(limit: limit)
+            }
+            body.writeBuffer(&part)
+        }
+        var end = array.end()
+        guard body.readableBytes + end.readableBytes <= limit else { throw RequestError.responseTooLarge(limit: limit) }
+        body.writeBuffer(&end)
+        return body
+    }
+
+    /// One JSON array written in parts: `[`, the elements of each batch with the commas between
+    /// them, `]`.
+    private struct ArrayText {
+        var opened = false
+
+        /// The objects as the array's next elements; nil when their text would pass `limit` bytes.
+        mutating func elements(_ objects: [JSONObject], limit: Int = .max) -> ByteBuffer? {
+            guard !objects.isEmpty else { return ByteBuffer() }
+            let separator = opened ? UInt8(ascii: ",") : UInt8(ascii: "[")
+            // The batch's own array, `[…]`, whose brackets give way to the whole array's.
+            let part = JSONWriter.withBytes(.array(objects.map(JSONValue.object)), limit: limit) { text -> ByteBuffer in
+                var buffer = ByteBuffer()
+                buffer.reserveCapacity(text.count)
+                buffer.writeInteger(separator)
+                buffer.writeBytes(UnsafeRawBufferPointer(rebasing: text[1..<(text.count - 1)]))
+                return buffer
+            }
+            if part != nil { opened = true }
+            return part
+        }
+
+        /// `elements` without a limit.
+        mutating func elements(_ objects: [JSONObject]) -> ByteBuffer {
+            // Never nil: no text is longer than `Int.max` bytes.
+            elements(objects, limit: .max)!
+        }
+
+        mutating func end() -> ByteBuffer {
+            ByteBuffer(string: opened ? "]" : "[]")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HTTPTypes
+import StackMobCore
+import StackMobTestSupport
+import Testing
+
+/// A list without `Range` returns every matching object, as the SDKs expect, however many are
+/// stored; a request holds one batch of them at a time (`Datastore.queryBatchSize`), and the
+/// answer is streamed (docs/architecture.md, "Memory per request").
+@Suite("Long answers are read and written in batches")
+struct LongAnswerTests {
+    static let count = Datastore.queryBatchSize * 2 + 57
+
+    /// `count` notes, `n` 0 ..< count, created in batches of 100.
+    static func seed(_ client: StackMobClient, headers: [String: String] = [:], extra: (Int) -> JSONObject = { _ in [:] }) async throws {
+        for start in stride(from: 0, to: count, by: 100) {
+            let notes = (start..<min(start + 100, count)).map { index -> JSONValue in
+                var note: JSONObject = ["note_id": .string(String(format: "n%04d", index)), "n": .integer(Int64(index))]
+                note.merge(extra(index)) { $1 }
+                return .object(note)
+            }
+            let created = try await client.post("/note", .array(notes), headers: headers)
+            #expect(created.status == .ok || created.status == .created, "\(created.text.prefix(300))")
+        }
+    }
+
+    @Test("a list of more than a batch is streamed whole and in order; a page of more than a batch has its Content-Range, and HEAD the same")
+    func streamedList() async throws {
+        try await TestServer.run { client in
+            try await Self.seed(client)
+            let all = try await client.get("/note", headers: ["X-StackMob-OrderBy": "n:asc"])
+            #expect(all.status == .ok)
+            // Written as it is read: no length is known when the head is sent.
+            #expect(all.headers[.contentLength] == nil)
+            #expect(all.headers[.contentType] == "application/json; charset=utf-8")
+            let numbers = try #require(all.array).compactMap { $0.objectValue?["n"]?.integerValue }
+            #expect(numbers == (0..<Int64(Self.count)).map { $0 })
+
+            let page = try await client.get("/note", headers: ["X-StackMob-OrderBy": "n:desc", "Range": "objects=10-309"])
+            #expect(page.status == .partialContent)
+            #expect(page.headers[.contentRange] == "objects 10-309/\(Self.count)")
+            let pageNumbers = try #require(page.array).compactMap { $0.objectValue?["n"]?.integerValue }
+            #expect(pageNumbers == (Int64(Self.count) - 310..<Int64(Self.count) - 10).reversed().map { $0 })
+
+            let head = try await client.head("/note", headers: ["X-StackMob-OrderBy": "n:desc", "Range": "objects=10-309"])
+            #expect(head.status == .partialContent && head.body.isEmpty)
+            #expect(head.headers[.contentRange] == "objects 10-309/\(Self.count)")
+
+            // Filters, selections and a small answer (one buffer, with its length) as before.
+            let filtered = try await client.get("/note?n[gte]=400", headers: ["X-StackMob-Select": "n", "X-StackMob-OrderBy": "n:asc"])
+            #expect(filtered.headers[.contentLength] != nil)
+            #expect(try #require(filtered.array).map { $0.objectValue?.keys.sorted() ?? [] }.allSatisfy { $0 == ["n", "note_id"] })
+            #expect(filtered.array?.count == Self.count - 400)
+        }
+    }
+
+    @Test("a long expanded list is built within limits.max_expanded_response_bytes a batch at a time, and refused past it")
+    func expandedInBatches() async throws {
+        try await TestServer.run(configure: { $0.maxExpandedResponseBytes = 256 * 1024 }) { client in
+            #expect(try await client.post("/tag", ["tag_id": "t", "text": .string(String(repeating: "x", count: 100))]).status == .created)
+            try await Self.seed(client, headers: ["X-StackMob-Relations": "tag=tag"]) { _ in ["tag": "t"] }
+            // 457 notes of about 200 bytes each: under 256 KiB; with a 2 KB tag each, over.
+            let expanded = try await client.get("/note?_expand=1", headers: ["X-StackMob-OrderBy": "n:asc"])
+            #expect(expanded.status == .ok, "\(expanded.text.prefix(300))")
+            let notes = try #require(expanded.array)
+            #expect(notes.count == Self.count)
+            #expect(notes.last?.objectValue?["tag"]?.objectValue?["text"] == .string(String(repeating: "x", count: 100)))
+            // Past the limit, before anything is sent: a 400 naming it.
+            #expect(try await client.put("/tag/t", ["text": .string(String(repeating: "y", count: 2_000))]).status == .ok)
+            let refused = try await client.get("/note?_expand=1")
+            #expect(refused.status == .badRequest)
+            #expect(refused.error?.contains("(limits.max_expanded_response_bytes)") == true, "\(refused.text.prefix(300))")
+        }
+    }
+}
