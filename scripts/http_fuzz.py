@@ -261,7 +261,8 @@ def main(argv=None):
     parser.add_argument("--requests", type=int, default=10000)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--max-rss-growth", type=float, default=3.0, help="largest allowed RSS ratio, last sample to first")
+    parser.add_argument("--max-rss-growth", type=float, default=2.0, help="largest allowed RSS ratio, last sample to first")
+    parser.add_argument("--arenas", type=int, default=None, help="MALLOC_ARENA_MAX for the server (default: the server's own, 2)")
     options = parser.parse_args(argv)
     if not os.access(options.binary, os.X_OK):
         parser.error(f"{options.binary} is not an executable: build it first")
@@ -275,6 +276,8 @@ def main(argv=None):
         # The fuzzer's wrong passwords and signatures all come from one address.
         "STACKMOB_LIMITS__AUTH_FAILURES_PER_ADDRESS": "0",
     }
+    if options.arenas is not None:
+        settings["MALLOC_ARENA_MAX"] = str(options.arenas)
     server = Server(options.binary, data_dir, PUBLIC_KEY, PRIVATE_KEY, settings)
     server.start()
     port, process = server.port, server.process

@@ -129,13 +129,16 @@ def seed(port, count):
 
 
 def check(samples, options):
-    """Problems with the figures: the last interval against the first."""
+    """Problems with the figures: the last interval against the first, and its memory against
+    the interval at mid-run (after the warm-up, a steady load keeps memory flat)."""
     if len(samples) < 2:
         return ["fewer than two intervals: run longer than one interval"]
-    first, last = samples[0], samples[-1]
+    first, middle, last = samples[0], samples[(len(samples) - 1) // 2], samples[-1]
     problems = []
     if last["rss"] > first["rss"] * options.max_rss_growth:
         problems.append(f"resident memory grew from {first['rss']} KiB to {last['rss']} KiB")
+    if last["rss"] > middle["rss"] * options.max_late_rss_growth:
+        problems.append(f"resident memory grew from {middle['rss']} KiB at mid-run to {last['rss']} KiB")
     if last["fds"] > first["fds"] + options.max_fd_growth:
         problems.append(f"open descriptors grew from {first['fds']} to {last['fds']}")
     if first["p99"] > 0 and last["p99"] > max(first["p99"] * options.max_p99_growth, first["p99"] + 5):
@@ -151,7 +154,10 @@ def main(argv=None):
     parser.add_argument("--rate", type=float, default=200, help="requests per second, all clients together")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--objects", type=int, default=5000)
-    parser.add_argument("--max-rss-growth", type=float, default=1.5)
+    parser.add_argument("--max-rss-growth", type=float, default=1.5, help="largest allowed RSS ratio, last sample to first")
+    parser.add_argument("--max-late-rss-growth", type=float, default=1.2,
+                        help="largest allowed RSS ratio, last sample to the one at mid-run: memory is flat under a steady load")
+    parser.add_argument("--arenas", type=int, default=None, help="MALLOC_ARENA_MAX for the server (default: the server's own, 2)")
     parser.add_argument("--max-fd-growth", type=int, default=20)
     parser.add_argument("--max-p99-growth", type=float, default=3.0)
     options = parser.parse_args(argv)
@@ -160,6 +166,8 @@ def main(argv=None):
     data_dir = tempfile.mkdtemp(prefix="stackmob-soak-")
     push_port = free_port()
     settings = {"STACKMOB_PUSH__PORT": str(push_port), "STACKMOB_PASSWORDS__PBKDF2_ROUNDS": "1000"}
+    if options.arenas is not None:
+        settings["MALLOC_ARENA_MAX"] = str(options.arenas)
     server = Server(options.binary, data_dir, PUBLIC_KEY, PRIVATE_KEY, settings)
     server.start()
     stopping = threading.Event()

@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import Synchronization
 
 /// The engine's `DatabasePool`, and a few connections beside it for short reads on the calling
 /// thread (`read` and `readByKey`, within a limit).
@@ -15,6 +17,35 @@ final class SQLitePool: Sendable {
     init(_ database: DatabasePool, inlineReaders: Int) throws {
         self.database = database
         inline = try SQLiteInlineReaders(path: database.path, configuration: database.configuration, count: inlineReaders)
+        openEveryReader()
+    }
+
+    /// Opens every reader connection of GRDB's pool now. GRDB opens them as reads first overlap,
+    /// so under a load that grows they arrive minutes in, each with its caches: resident memory
+    /// stepped up a third at once well into a steady load. Opened at start, the memory a load
+    /// settles at is reached in its first seconds and stays (docs/benchmarks.md, "Memory that
+    /// returns").
+    ///
+    /// The pool opens a new reader only for a read that finds every open one busy: so
+    /// `maximumReaderCount` reads, each on a thread of its own, hold their readers until all have
+    /// one. A read that waits longer than a second gives up (the readers open as reads need them,
+    /// as before).
+    private func openEveryReader() {
+        let count = database.configuration.maximumReaderCount
+        let arrived = Mutex(0)
+        let finished = DispatchGroup()
+        for _ in 0..<count {
+            finished.enter()
+            Thread.detachNewThread { [database] in
+                defer { finished.leave() }
+                try? database.read { _ in
+                    arrived.withLock { $0 += 1 }
+                    let deadline = ContinuousClock.now + .seconds(1)
+                    while arrived.withLock({ $0 }) < count, ContinuousClock.now < deadline { usleep(1_000) }
+                }
+            }
+        }
+        finished.wait()
     }
 
     /// How long a read may run on the calling thread (`read`, `readByKey`), in periods of

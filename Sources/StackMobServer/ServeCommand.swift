@@ -32,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
     var fixtures: String?
 
     func run() async throws {
-        MallocTuning.apply()
+        MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
         let configuration: ServerConfiguration
         let ignoredVariables: [String]
         do {
