@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -76,6 +76,8 @@ let package = Package(
                 "StackMobCore",
                 "StackMobMigrations",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // sqlite3_progress_handler, which GRDB does not wrap.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // The shared engine: PostgreSQL through postgres-nio, for several instances on one database.
@@ -106,11 +108,9 @@ let package = Package(
             name: "StackMobHTTP",
             dependencies: [
                 "StackMobCore",
-                // The composition root picks the engine the configuration names.
-                "StackMobSQLite",
-                "StackMobPostgres",
-                "StackMobMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The HTTP/1 connection layer (`HTTP1Connection`) plugs into Hummingbird's server.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -134,11 +134,28 @@ let package = Package(
             // beside the executable, and no `Bundle.module` lookup that fails once it is copied.
             resources: [.embedInCode("OpenAPI/openapi.json")]
         ),
+        // The composition root: picks the engine, the mailer and the engine's services, and
+        // builds the application. The only library that knows every module.
+        .target(
+            name: "StackMobApp",
+            dependencies: [
+                "StackMobCore",
+                "StackMobHTTP",
+                "StackMobSQLite",
+                "StackMobPostgres",
+                "StackMobMail",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "StackMobServer",
             dependencies: [
+                "StackMobApp",
                 "StackMobHTTP",
                 "StackMobCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 // `backup` and `restore` copy SQLite files.
                 "StackMobSQLite",
                 "CMalloc",
@@ -149,9 +166,12 @@ let package = Package(
         .target(
             name: "StackMobTestSupport",
             dependencies: [
+                "StackMobApp",
                 "StackMobHTTP",
                 "StackMobCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // RawConnection: requests no HTTP client would send.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -169,12 +189,14 @@ let package = Package(
                 "StackMobCore", "StackMobSQLite", "StackMobFuzzInput", .product(name: "Crypto", package: "swift-crypto"),
                 // Tests that write a database as an earlier version left it.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
             name: "StackMobMailTests",
             dependencies: [
                 "StackMobMail", "StackMobCore", "StackMobTestSupport",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -184,8 +206,10 @@ let package = Package(
         .testTarget(
             name: "StackMobHTTPTests",
             dependencies: [
-                "StackMobHTTP", "StackMobCore", "StackMobSQLite", "StackMobPostgres", "StackMobTestSupport", "StackMobFuzzInput",
+                "StackMobApp", "StackMobHTTP", "StackMobCore", "StackMobSQLite", "StackMobPostgres", "StackMobTestSupport", "StackMobFuzzInput",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The APNs stub: an HTTP/2 server over TLS with the committed test certificate.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StackMobApp
 import StackMobCore
 import StackMobHTTP
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import StackMobApp
 import StackMobCore
 import StackMobHTTP
 import StackMobTestSupport

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import StackMobApp
 import StackMobCore
 import StackMobHTTP
 

@@ -1,7 +1,8 @@
 /// Opens the databases of the environments: what a storage engine module gives the domain.
 ///
-/// The one place that knows which engine serves is the composition root (`buildApplication`,
-/// the CLI), which picks a provider from the configuration's `storage` section.
+/// The one place that knows which engine serves is the composition root (`StackMobApp`'s
+/// `StorageSelection`, for `serve` and the other commands), which picks a provider from the
+/// configuration's `storage` section.
 public protocol StorageProvider: Sendable {
     /// Opens one environment's storage, creating and migrating its database as needed.
     /// `indexes` are the configured indexes by schema.

@@ -2,11 +2,16 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import StackMobCore
-import StackMobMail
 
-/// Builds the application from a configuration: opens the backend (databases, keys), builds the
-/// router and wraps it for the HTTP server.
+/// Builds the HTTP application around what the composition root chose (`StackMobApp`'s
+/// `buildApplication`: the storage engine, the mailer, the engine's own services such as
+/// scheduled backups): opens the backend (databases, keys), builds the routers and wraps them in
+/// the listeners. This module imports no engine and no mailer.
 ///
+/// - Parameter storage: the engine the configuration names.
+/// - Parameter mailer: SMTP when configured; nil = each environment's outbox.
+/// - Parameter engineServices: services of the chosen engine, made once the backend is open
+///   (scheduled backups), run and stopped with the application.
 /// - Parameter onPushServerRunning: called with the push listener's port once it is bound (tests
 ///   run it on port 0).
 /// - Parameter onHTML5ServerRunning: the same for each environment's HTML5 listener.
@@ -14,8 +19,10 @@ import StackMobMail
 /// - Parameter onMonitoringServerRunning: the monitoring listener's port (`monitoring.port`).
 /// - Parameter onAdminServerRunning: the operator listener's port (`admin.port`).
 /// - Parameter routeLog: receives every route the API port registers (`buildRouter`).
-public func buildApplication(
-    configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), logger: Logger,
+public func buildHTTPApplication(
+    configuration: ServerConfiguration, storage: any StorageProvider, mailer: (any Mailer)?,
+    engineServices: @Sendable (Backend) -> [any Service] = { _ in [] },
+    clock: any ServerClock = SystemClock(), logger: Logger,
     metrics: ServerMetrics = ServerMetrics(),
     onPushServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     onHTML5ServerRunning: @escaping @Sendable (EnvironmentKind, Int) async -> Void = { _, _ in },
@@ -25,18 +32,13 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     // Read before anything is opened: a bad fixture file stops start-up like a bad configuration.
     let fixtures = FixtureLoader(fixture: try configuration.fixturesFile.map { try Fixture.load(path: $0) })
-    // SMTP when `mail.smtp.host` is set; nil = each environment's outbox.
-    let mailer = SMTPMailer(mail: configuration.mail, logger: logger)
-    if let smtp = configuration.mail.smtp.host {
-        logger.info("Mail goes over SMTP", metadata: ["sm.smtp.host": "\(smtp)", "sm.smtp.port": "\(configuration.mail.smtp.port)"])
-    }
     // The outgoing HTTP client (webhooks, S3) runs as a service of the app, which shuts it down.
     let webhooks = WebhookClient()
     let backend: Backend
     let pushServices: [any Service]
     do {
         backend = try await Backend.open(
-            configuration, storage: try StorageSelection.provider(for: configuration, logger: logger), clock: clock, mailer: mailer,
+            configuration, storage: storage, clock: clock, mailer: mailer,
             fileStore: makeFileStore(configuration, client: webhooks), instrument: { metrics.instrument($0, $1) }, logger: logger)
         try await fixtures.load(into: backend, logger: logger)
         pushServices = try await makePushServices(backend: backend, clock: clock, webhooks: webhooks, logger: logger, onServerRunning: onPushServerRunning)
@@ -68,7 +70,7 @@ public func buildApplication(
         services: [BackendService(backend: backend, logger: logger), webhooks] + pushServices + html5Services
             + makeMonitoringServices(backend: backend, metrics: metrics, clock: clock, logger: logger, onServerRunning: onMonitoringServerRunning)
             + makeAdminServices(admin: operatorSurface, configuration: configuration, clock: clock, logger: logger, onServerRunning: onAdminServerRunning)
-            + (configuration.backups.intervalSeconds > 0 ? [BackupService(backend: backend, clock: clock, logger: logger)] : [])
+            + engineServices(backend)
             + [RetentionSweepService(backend: backend, clock: clock, interval: .seconds(600), logger: logger)]
             + [
                 EventLoopStallDetector(

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import StackMobApp
 import StackMobCore
 import StackMobHTTP
 import StackMobTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import StackMobApp
 import StackMobCore
 import StackMobHTTP
 import StackMobTestSupport

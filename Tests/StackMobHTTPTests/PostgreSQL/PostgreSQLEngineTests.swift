@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import StackMobApp
 import StackMobCore
 import StackMobHTTP
 @testable import StackMobPostgres

@@ -1,0 +1,35 @@
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import StackMobCore
+import StackMobHTTP
+import StackMobMail
+
+/// The composition root: the one place that knows every engine, the mailer and the HTTP layer,
+/// and puts together the server the configuration describes (`serve`, and the tests' servers).
+///
+/// It picks the storage engine (`StorageSelection`), SMTP or each environment's outbox, and the
+/// services of the chosen engine (scheduled backups of SQLite's files), and hands them to
+/// `buildHTTPApplication`, which builds the backend, the routers and the listeners.
+/// The parameters are `buildHTTPApplication`'s.
+public func buildApplication(
+    configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), logger: Logger,
+    metrics: ServerMetrics = ServerMetrics(),
+    onPushServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+    onHTML5ServerRunning: @escaping @Sendable (EnvironmentKind, Int) async -> Void = { _, _ in },
+    onMonitoringServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+    onAdminServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+    routeLog: RouteLog = RouteLog()
+) async throws -> some ApplicationProtocol {
+    let mailer = SMTPMailer(mail: configuration.mail, logger: logger)
+    if let smtp = configuration.mail.smtp.host {
+        logger.info("Mail goes over SMTP", metadata: ["sm.smtp.host": "\(smtp)", "sm.smtp.port": "\(configuration.mail.smtp.port)"])
+    }
+    return try await buildHTTPApplication(
+        configuration: configuration, storage: try StorageSelection.provider(for: configuration, logger: logger), mailer: mailer,
+        engineServices: { backend in
+            configuration.backups.intervalSeconds > 0 ? [BackupService(backend: backend, clock: clock, logger: logger)] : []
+        },
+        clock: clock, logger: logger, metrics: metrics, onPushServerRunning: onPushServerRunning, onHTML5ServerRunning: onHTML5ServerRunning,
+        onMonitoringServerRunning: onMonitoringServerRunning, onAdminServerRunning: onAdminServerRunning, routeLog: routeLog)
+}
