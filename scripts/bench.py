@@ -173,8 +173,9 @@ def parse_arguments(argv):
         args.chosen = scenarios.choose([name for name in args.scenarios.split(",") if name])
     except ValueError as error:
         parser.error(str(error))
-    if any("=" not in item or not item.startswith("STACKMOB_") for item in args.setting):
-        parser.error("--setting takes STACKMOB_KEY=VALUE")
+    # MALLOC_ARENA_MAX: glibc's, which the server leaves alone when set (MallocTuning).
+    if any("=" not in item or not item.startswith(("STACKMOB_", "MALLOC_ARENA_MAX=")) for item in args.setting):
+        parser.error("--setting takes STACKMOB_KEY=VALUE or MALLOC_ARENA_MAX=N")
     args.settings = dict(item.split("=", 1) for item in args.setting)
     if len({spec.label for spec in args.specs}) != len(args.specs):
         parser.error("two sides have the same label: name them LABEL=…")

@@ -262,7 +262,7 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--max-rss-growth", type=float, default=2.0, help="largest allowed RSS ratio, last sample to first")
-    parser.add_argument("--arenas", type=int, default=None, help="MALLOC_ARENA_MAX for the server (default: the server's own, 2)")
+    parser.add_argument("--arenas", type=int, default=None, help="MALLOC_ARENA_MAX for the server (default: the server's own, two per core)")
     options = parser.parse_args(argv)
     if not os.access(options.binary, os.X_OK):
         parser.error(f"{options.binary} is not an executable: build it first")

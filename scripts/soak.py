@@ -157,7 +157,7 @@ def main(argv=None):
     parser.add_argument("--max-rss-growth", type=float, default=1.5, help="largest allowed RSS ratio, last sample to first")
     parser.add_argument("--max-late-rss-growth", type=float, default=1.2,
                         help="largest allowed RSS ratio, last sample to the one at mid-run: memory is flat under a steady load")
-    parser.add_argument("--arenas", type=int, default=None, help="MALLOC_ARENA_MAX for the server (default: the server's own, 2)")
+    parser.add_argument("--arenas", type=int, default=None, help="MALLOC_ARENA_MAX for the server (default: the server's own, two per core)")
     parser.add_argument("--max-fd-growth", type=int, default=20)
     parser.add_argument("--max-p99-growth", type=float, default=3.0)
     options = parser.parse_args(argv)

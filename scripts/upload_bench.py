@@ -11,6 +11,9 @@ For each binary:
   expansion      twenty 100 KB objects named by 250 others: three concurrent
                  GET /biga?_expand=1 and one HEAD, with the server's resident memory before and
                  at its peak, and the statuses answered
+  long list      1,000 objects of 100 KB (100 MB stored): three concurrent GET /bigl without
+                 Range (every object, as the SDKs ask) and one HEAD, with the resident memory
+                 before and at its peak, and the bytes each GET received
 
   scripts/upload_bench.py --binary before=/path/to/old --binary after=.build/release/stackmob-server
 """
@@ -121,6 +124,35 @@ def prober(server, duration):
     return len(latencies), latencies[len(latencies) // 2], latencies[int(len(latencies) * 0.99)], latencies[-1]
 
 
+def peak_memory(server, requests):
+    """Runs each of `requests` (functions) in a thread of its own while sampling the server's
+    resident memory; returns (idle MiB, peak MiB, their results)."""
+    idle = server.resident_kib()
+    peak = [idle]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], server.resident_kib())
+            time.sleep(0.01)
+
+    results = [None] * len(requests)
+
+    def run(index):
+        results[index] = requests[index]()
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(requests))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    done.set()
+    sampler.join()
+    return idle / 1024, peak[0] / 1024, results
+
+
 def expansion(server):
     api = Api(server.port, PUBLIC_KEY)
     filler = "x" * 100_000
@@ -131,32 +163,40 @@ def expansion(server):
         status, answer = api.request("POST", "/biga", {"biga_id": f"a{index}", "items": related}, headers={"X-StackMob-Relations": "items=bigr"})
         if status != 201:
             raise RuntimeError(f"creating biga answered {status}: {answer}")
-    idle = server.resident_kib()
-    peak = [idle]
-    statuses = []
-    done = threading.Event()
-
-    def sample():
-        while not done.is_set():
-            peak[0] = max(peak[0], server.resident_kib())
-            time.sleep(0.01)
 
     def fetch(method):
-        client = Api(server.port, PUBLIC_KEY)
-        client.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=300)
-        status, _ = client.request(method, "/biga?_expand=1")
-        statuses.append(f"{method} {status}")
+        def request():
+            client = Api(server.port, PUBLIC_KEY)
+            client.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=300)
+            status, _ = client.request(method, "/biga?_expand=1")
+            return f"{method} {status}"
+        return request
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    threads = [threading.Thread(target=fetch, args=(method,)) for method in ("GET", "GET", "GET", "HEAD")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    done.set()
-    sampler.join()
-    return idle / 1024, peak[0] / 1024, sorted(statuses)
+    idle, peak, statuses = peak_memory(server, [fetch("GET"), fetch("GET"), fetch("GET"), fetch("HEAD")])
+    return idle, peak, sorted(statuses)
+
+
+def long_list(server):
+    api = Api(server.port, PUBLIC_KEY)
+    filler = "y" * 100_000
+    for start in range(0, 1000, 50):
+        batch = [{"bigl_id": f"l{index:04d}", "text": filler} for index in range(start, start + 50)]
+        status, answer = api.request("POST", "/bigl", batch)
+        if status != 200:
+            raise RuntimeError(f"creating bigl answered {status}: {answer}")
+
+    def fetch(method):
+        def request():
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=300)
+            connection.request(method, "/bigl", headers={"Accept": ACCEPT, "X-StackMob-API-Key": PUBLIC_KEY})
+            response = connection.getresponse()
+            size = len(response.read())
+            connection.close()
+            return f"{method} {response.status} {size / 1e6:.0f} MB" if method == "GET" else f"{method} {response.status}"
+        return request
+
+    idle, peak, results = peak_memory(server, [fetch("GET"), fetch("GET"), fetch("GET"), fetch("HEAD")])
+    return idle, peak, sorted(results)
 
 
 def measure(label, binary, args):
@@ -175,6 +215,9 @@ def measure(label, binary, args):
         idle, peak, statuses = expansion(server)
         results["expansion RSS idle → peak (MiB)"] = f"{idle:.0f} → {peak:.0f} ({peak / idle:.1f}×)"
         results["expansion answers"] = ", ".join(statuses)
+        idle, peak, answers = long_list(server)
+        results["long list RSS idle → peak (MiB)"] = f"{idle:.0f} → {peak:.0f} ({peak / idle:.1f}×)"
+        results["long list answers"] = ", ".join(answers)
         return results
     finally:
         server.stop()

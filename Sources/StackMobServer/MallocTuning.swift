@@ -1,16 +1,19 @@
 #if canImport(Glibc)
     import CMalloc
 #endif
+import Foundation
 
 /// glibc's allocator, set for a server that allocates and frees the same few kilobytes on every
 /// request.
 ///
 /// **Arenas.** glibc gives a thread that finds the arenas in use a new one, up to eight per core,
 /// and memory freed into one arena is not reused by the others: after a burst of varied
-/// requests, every arena keeps what it once held, and resident memory stays at a multiple of
-/// what the server needs (docs/benchmarks.md, "Memory that returns"). Two arenas
-/// (`M_ARENA_MAX`) bound that; each thread still allocates small blocks from its own cache
-/// without a lock. An operator who sets `MALLOC_ARENA_MAX` (or the glibc tunable
+/// requests, every arena keeps what it once held (and its 16 MiB of top pad, below), so
+/// resident memory can stay at a multiple of what the server needs, more so the more cores.
+/// Two arenas per core (`M_ARENA_MAX`) bound that, and leave each event loop and the threads
+/// working beside it an arena to themselves: with two in all, creates and updates ran 15–20%
+/// slower on two cores, the threads waiting on the arenas' locks (docs/benchmarks.md, "Memory
+/// that returns"). An operator who sets `MALLOC_ARENA_MAX` (or the glibc tunable
 /// `glibc.malloc.arena_max`) decides instead: glibc reads it, and it is left alone here.
 ///
 /// **Top pad.** By default an arena gives the free memory at the top of its heap back to the
@@ -20,7 +23,7 @@
 /// at most 16 MiB an arena. `M_TRIM_THRESHOLD` would do it too, but setting it also pins the
 /// mmap threshold at 128 KiB, so every larger buffer would be mapped and unmapped each time.
 enum MallocTuning {
-    static let arenas: Int32 = 2
+    static var arenas: Int32 { Int32(clamping: max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)) }
 
     /// Before the server starts its threads: arenas made before it stay.
     static func apply(environment: [String: String]) {

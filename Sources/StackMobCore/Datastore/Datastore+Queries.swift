@@ -16,29 +16,27 @@ extension Datastore {
     }
 
     /// The objects of a long answer after its first batch: their primary keys, read with the
-    /// first batch in one snapshot, and a read of the objects of each batch of keys. An object
-    /// deleted meanwhile is left out; one changed meanwhile is read as it now stands, if the
-    /// caller may still read it.
+    /// first batch in one snapshot, and a read of the objects of any run of those keys. An
+    /// object deleted meanwhile is left out; one changed meanwhile is read as it now stands, if
+    /// the caller may still read it.
     public struct RemainingObjects: Sendable {
         let keys: [String]
-        let batchSize: Int
-        let read: @Sendable (ArraySlice<String>) async throws -> [JSONObject]
+        let reader: @Sendable (ArraySlice<String>) async throws -> [JSONObject]
 
         /// The number of objects still to read (fewer may come: see above).
         public var count: Int { keys.count }
-        public var batchCount: Int { (keys.count + batchSize - 1) / batchSize }
 
-        /// Batch `index` (0 ..< `batchCount`), in the answer's order.
-        public func batch(_ index: Int) async throws -> [JSONObject] {
-            let start = index * batchSize
-            return try await read(keys[start..<min(start + batchSize, keys.count)])
+        /// The objects of the keys at `positions` (within 0 ..< `count`), in the answer's order.
+        public func read(_ positions: Range<Int>) async throws -> [JSONObject] {
+            try await reader(keys[positions])
         }
     }
 
-    /// How many objects a long answer reads and holds at a time: a list without `Range` returns
-    /// every match, and a page may be as large as asked, but what one request holds stays
-    /// bounded by this many objects (and their expansion), whatever is stored.
-    public static let queryBatchSize = 200
+    /// How many objects the first read of a query holds at most: an answer of no more is read
+    /// in one statement, with its total; a longer one (a list without `Range` returns every
+    /// match, and a page may be as large as asked) reads the primary keys of the rest with it,
+    /// and the rest is read in batches as it is written (`RemainingObjects`).
+    public static let queryBatchSize = 100
 
     /// `GET /<schema>?…`: the matching objects in order, windowed by the range. Only objects the
     /// caller may read match: the permission's row rule is part of the statement, so pages and
@@ -48,7 +46,9 @@ extension Datastore {
         let batches = try await queryInBatches(in: schemaName, request, caller: caller)
         var objects = batches.first
         if let rest = batches.rest {
-            for index in 0..<rest.batchCount { objects += try await rest.batch(index) }
+            for start in stride(from: 0, to: rest.count, by: Self.queryBatchSize) {
+                objects += try await rest.read(start..<min(start + Self.queryBatchSize, rest.count))
+            }
         }
         return QueryResult(objects: objects, total: batches.total)
     }
@@ -96,8 +96,9 @@ extension Datastore {
             try await loader.expand(&page.objects, schema: schema, depth: expand, reader: reader)
             return (page, keys)
         }
-        // Without expansion or a rest to read, the page and its total are usually one statement.
-        let (page, keys) = try await expand == 0 && !inBatches ? storage.readOneStatement(readFirst) : storage.read(readFirst)
+        // Without expansion, the page and its total are usually one statement (the keys of a
+        // rest are a second one, which `readOneStatement` reads in the same snapshot).
+        let (page, keys) = try await expand == 0 ? storage.readOneStatement(readFirst) : storage.read(readFirst)
         let present = presenter(for: schema)
         let select = request.select
         let presented: @Sendable ([JSONObject]) -> [JSONObject] = { objects in
@@ -105,7 +106,7 @@ extension Datastore {
         }
         var rest: RemainingObjects?
         if !keys.isEmpty {
-            rest = RemainingObjects(keys: keys, batchSize: batchSize) { batch in
+            rest = RemainingObjects(keys: keys) { batch in
                 try await presented(self.objects(keyedBy: Array(batch), in: schema, expand: expand, caller: caller, loader: loader))
             }
         }

@@ -3,8 +3,8 @@ import NIOCore
 import StackMobCore
 
 /// The answer to a query as JSON text: the objects of `Datastore.queryInBatches`, written a
-/// batch at a time, so that a request holds one batch of objects, never the whole answer
-/// (docs/architecture.md, "Memory per request").
+/// batch of about 4 MiB at a time (`Batches`), so that a request holds one batch of objects,
+/// never the whole answer (docs/architecture.md, "Memory per request").
 ///
 /// - An answer of one batch is one buffer with its `Content-Length`, as every other response.
 /// - A longer answer without expansion is streamed (chunked): each batch is read and written in
@@ -36,9 +36,14 @@ enum JSONArrayResponse {
             body: ResponseBody { writer in
                 try await withTaskExecutorPreference(globalConcurrentExecutor) {
                     var array = ArrayText()
-                    try await writer.write(array.elements(first))
-                    for index in 0..<rest.batchCount {
-                        try await writer.write(array.elements(try await rest.batch(index)))
+                    var batches = Batches(rest: rest)
+                    var part = array.elements(first)
+                    batches.wrote(part.readableBytes, objects: first.count)
+                    try await writer.write(part)
+                    while let batch = try await batches.next() {
+                        part = array.elements(batch)
+                        batches.wrote(part.readableBytes, objects: batch.count)
+                        try await writer.write(part)
                     }
                     try await writer.write(array.end())
                     try await writer.finish(nil)
@@ -49,17 +54,50 @@ enum JSONArrayResponse {
     /// The whole text within `limit` bytes, or `responseTooLarge`.
     private static func bounded(_ first: [JSONObject], _ rest: Datastore.RemainingObjects, limit: Int) async throws -> ByteBuffer {
         var array = ArrayText()
+        var batches = Batches(rest: rest)
         guard var body = array.elements(first, limit: limit) else { throw RequestError.responseTooLarge(limit: limit) }
-        for index in 0..<rest.batchCount {
-            guard var part = array.elements(try await rest.batch(index), limit: limit - body.readableBytes) else {
-                throw RequestError.responseTooLarge(limit: limit)
-            }
+        batches.wrote(body.readableBytes, objects: first.count)
+        while let batch = try await batches.next() {
+            guard var part = array.elements(batch, limit: limit - body.readableBytes) else { throw RequestError.responseTooLarge(limit: limit) }
+            batches.wrote(part.readableBytes, objects: batch.count)
             body.writeBuffer(&part)
         }
         var end = array.end()
         guard body.readableBytes + end.readableBytes <= limit else { throw RequestError.responseTooLarge(limit: limit) }
         body.writeBuffer(&end)
         return body
+    }
+
+    /// The rest of an answer in batches of about `targetBytes` of text each: as many objects as
+    /// fit that at the size of those written so far, so that a request holds a few megabytes
+    /// whether its objects are a hundred bytes or a hundred kilobytes each.
+    struct Batches {
+        static let targetBytes = 4 << 20
+        static let sizes = 10...1_000
+        let rest: Datastore.RemainingObjects
+        private var position = 0
+        private var bytes = 0
+        private var objects = 0
+
+        init(rest: Datastore.RemainingObjects) {
+            self.rest = rest
+        }
+
+        mutating func wrote(_ bytes: Int, objects: Int) {
+            self.bytes += bytes
+            self.objects += objects
+        }
+
+        /// The next batch; nil once every key was read. A batch may hold fewer objects than it
+        /// asked for (objects deleted since), none included.
+        mutating func next() async throws -> [JSONObject]? {
+            guard position < rest.count else { return nil }
+            let average = max(1, bytes / max(1, objects))
+            let size = min(max(Self.targetBytes / average, Self.sizes.lowerBound), Self.sizes.upperBound)
+            let end = min(position + size, rest.count)
+            defer { position = end }
+            return try await rest.read(position..<end)
+        }
     }
 
     /// One JSON array written in parts: `[`, the elements of each batch with the commas between
