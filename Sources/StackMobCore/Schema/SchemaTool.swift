@@ -37,7 +37,7 @@ public enum SchemaTool {
             let dropping = drop && !plan.extra.isEmpty
             guard apply, plan.conflicts.isEmpty, !plan.changes.isEmpty || dropping else { return (plan, nil) }
             // SQLite: the server copies the database first. PostgreSQL: the operator's own backups
-            // (pg_dump, point-in-time recovery) are the copy; the README says so.
+            // (pg_dump, point-in-time recovery) are the copy; docs/operations.md says so.
             var backup: String?
             if dropping, let engine = datastore.backupEngine {
                 let directory = (configuration.dataDirectory as NSString).appendingPathComponent("backups")
