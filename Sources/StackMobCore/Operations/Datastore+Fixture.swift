@@ -1,4 +1,5 @@
-/// CI mode (issue 17): replacing everything an environment holds with a fixture, atomically.
+/// CI mode (docs/operations.md, "Use it in CI"): replacing everything an environment holds with a
+/// fixture, atomically.
 extension Datastore {
     /// Deletes every object of every schema and writes the fixture's users, roles and objects,
     /// in ONE transaction: a client reading meanwhile sees the old data or the fixture, never a

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 
-/// The work behind `stackmob-server schema export`, `schema diff` and `deploy` (issue 15): opens
-/// the data directory as `serve` does (the configuration's declarations applied first), without
-/// serving, and closes it again.
+/// The work behind `stackmob-server schema export`, `schema diff` and `deploy` (docs/operations.md,
+/// "From development to production"): opens the data directory as `serve` does (the configuration's
+/// declarations applied first), without serving, and closes it again.
 public enum SchemaTool {
     /// Where declarations come from: an environment's current schemas, or a schema file.
     public enum Source: Sendable, Equatable {
