@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A custom-code webhook for StackMob Server, in the Python 3 standard library only.
 
-Configure it as a method (README, "Custom code"):
+Configure it as a method (docs/guide.md, "Custom code"):
 
     "environments": {"development": {"custom_code": {"hello": "http://127.0.0.1:9000/"}}}
 

@@ -9,7 +9,8 @@ file mapping the kernel also maps the neighbouring pages it has cached ("fault-a
 in source order, the functions a server runs are spread over most of its 34 MiB of code, and a
 freshly started server kept 17-19 MiB of it resident. Linked in the order this script writes to
 scripts/orderfile/stackmob-server.order, they sit side by side and the rest of the code stays on
-disk (2026-11-25: 7 MiB less resident memory at start, README "Benchmarks").
+disk (2026-11-25: 7 MiB less resident memory at start; docs/benchmarks.md, "2026-11-25 13:04:
+the functions a server runs, linked side by side").
 
 A round: scripts/build-release.sh builds the binary with the list so far (one section per
 function; only the first build compiles, the others only link), then the server runs under

@@ -28,10 +28,11 @@ final class PostgresDatabase: Sendable {
         // No timer per release. For a connection released idle, the pool arms a keep-alive timer
         // and, above its minimum, an idle-timeout timer, and cancels them when the connection is
         // leased again; but a cancelled `Task.sleep` holds its task until the deadline passes.
-        // Under a steady load that is a few KiB per request kept for 30 and 60 s: 200 MiB
-        // after a minute at 1,000 requests/s, and 17% of a read's CPU. So the pool keeps all its
-        // connections (minimum = maximum, a fixed-size pool as HikariCP recommends) and
-        // `keepAlive` below does the keep-alive, one timer for the whole pool.
+        // Under a steady load that is a few KiB per request kept for 30 and 60 s, hundreds of MiB
+        // and a noticeable share of a read's CPU (docs/benchmarks.md, "Figures behind design
+        // choices"). So the pool keeps all its connections (minimum = maximum, a fixed-size pool as
+        // HikariCP recommends) and `keepAlive` below does the keep-alive, one timer for the whole
+        // pool.
         configuration.options.minimumConnections = settings.poolSize
         configuration.options.keepAliveBehavior = nil
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)

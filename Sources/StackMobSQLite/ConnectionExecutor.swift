@@ -28,7 +28,8 @@ final class ConnectionExecutor: TaskExecutor, @unchecked Sendable {
     ///
     /// The value goes through a slot of `T`'s own: `T` is known only at run time (the storage's
     /// generic `read` and `write` are called through their protocol), and a `Result<T, Error>`
-    /// looked its type up at run time four times a call (1,700 instructions; issue 19).
+    /// looked its type up at run time four times a call (docs/benchmarks.md, "Figures behind design
+    /// choices").
     static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let executor = ConnectionExecutor()
         let slot = UnsafeMutablePointer<T>.allocate(capacity: 1)

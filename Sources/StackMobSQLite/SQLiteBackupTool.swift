@@ -1,8 +1,9 @@
 import StackMobCore
 import Foundation
 
-/// Backups of the SQLite databases (issue 17): `stackmob-server backup` and `restore`, and the
-/// scheduled copies of `backups.*`. PostgreSQL deployments use pg_dump or point-in-time recovery.
+/// Backups of the SQLite databases (docs/operations.md, "Backups and restore"):
+/// `stackmob-server backup` and `restore`, and the scheduled copies of `backups.*`. PostgreSQL
+/// deployments use pg_dump or point-in-time recovery.
 public enum BackupTool {
     /// The database file of an environment.
     public static func databasePath(configuration: ServerConfiguration, environment: EnvironmentKind) -> String {

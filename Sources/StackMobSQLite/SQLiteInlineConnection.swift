@@ -1,10 +1,10 @@
 import GRDB
 import GRDBSQLite  // sqlite3_progress_handler, which GRDB does not wrap
 
-/// One read-only connection of `SQLiteInlineReaders`: a read in a snapshot on the calling
-/// thread, which SQLite stops once it has run more than a given number of steps of its virtual
-/// machine, so that a read on an event loop holds up the loop's other connections for a few
-/// milliseconds at most (issue 19).
+/// One read-only connection of `SQLiteInlineReaders`: a read in a snapshot on the calling thread,
+/// which SQLite stops once it has run more than a given number of steps of its virtual machine, so
+/// that a read on an event loop holds up the loop's other connections for a few milliseconds at
+/// most (docs/architecture.md, "The event-loop rule").
 ///
 /// Used by one thread at a time: `SQLiteInlineReaders` hands it out by an atomic bit.
 final class SQLiteInlineConnection: @unchecked Sendable {
@@ -30,11 +30,12 @@ final class SQLiteInlineConnection: @unchecked Sendable {
 
     /// `body` in a deferred transaction, as GRDB's `read` runs it, but with `BEGIN` and `COMMIT`
     /// compiled once per connection: `read` parses both again on every call, which cost about as
-    /// much as the read by key it wrapped (issue 19). The snapshot is the same: it starts at the
-    /// body's first read and holds until the commit, whatever commits meanwhile. One difference:
-    /// GRDB's `read` checks its schema cache inside the transaction, and this does not, so that
-    /// cache may be stale here; no read of ours uses it (rows are read by column name, and GRDB's
-    /// schema introspection runs only in writes: start-up and index declarations).
+    /// much as the read by key it wrapped (docs/benchmarks.md, "Figures behind design choices").
+    /// The snapshot is the same: it starts at the body's first read and holds until the commit,
+    /// whatever commits meanwhile. One difference: GRDB's `read` checks its schema cache inside the
+    /// transaction, and this does not, so that cache may be stale here; no read of ours uses it
+    /// (rows are read by column name, and GRDB's schema introspection runs only in writes: start-up
+    /// and index declarations).
     ///
     /// Nil when the body ran more than `limit` periods of steps (SQLite stopped the statement
     /// that went over with `SQLITE_INTERRUPT`, and every statement after it, and whatever the

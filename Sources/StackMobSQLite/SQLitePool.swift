@@ -65,17 +65,18 @@ final class SQLitePool: Sendable {
     /// connection's event loop) and an inline connection is free, for as long as the read stays
     /// within `inlineStepLimit`; through GRDB's pool otherwise.
     ///
-    /// GRDB's asynchronous read hops to a dispatch queue to wait for a reader, then to the
-    /// reader's queue, and back: four thread switches. Without them a page of 20, an expansion
-    /// and the owner-restricted list ran 1.12–1.31× as fast on 2 cores (issue 19). On the loop, a read holds up the loop's other connections while it runs,
-    /// hence the limit. Tasks on Swift's shared pool (services, the command line) go through
-    /// GRDB's pool as before: a body that awaits an actor blocks its thread meanwhile, and with
-    /// every thread of the shared pool blocked so, the actor would never run.
+    /// GRDB's asynchronous read hops to a dispatch queue to wait for a reader, then to the reader's
+    /// queue, and back: four thread switches, which made pages, expansions and the owner-restricted
+    /// list markedly slower (docs/benchmarks.md, "Figures behind design choices"). On the loop, a
+    /// read holds up the loop's other connections while it runs, hence the limit. Tasks on Swift's
+    /// shared pool (services, the command line) go through GRDB's pool as before: a body that
+    /// awaits an actor blocks its thread meanwhile, and with every thread of the shared pool
+    /// blocked so, the actor would never run.
     ///
     /// Through GRDB's pool, the wait for a reader happens in a task of Swift's shared pool rather
-    /// than on the caller's executor: waiting on the loop made a page of 20 and an expansion 4–6%
-    /// slower in a bench run. Writes are the other way round: waiting on the shared pool made
-    /// creates and updates 14–24% slower (issue 19), so `write` waits where it is called.
+    /// than on the caller's executor: waiting on the loop made pages and expansions slower. Writes
+    /// are the other way round: waiting on the shared pool made creates and updates slower, so
+    /// `write` waits where it is called (docs/benchmarks.md, "Figures behind design choices").
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         if Self.prefersExecutorOfItsOwn(), let value = try inline.read(limit: Self.inlineStepLimit, body) { return value }
         return try await withTaskExecutorPreference(globalConcurrentExecutor) { try await self.database.read(body) }

@@ -5,10 +5,10 @@ import StackMobCore
 /// Reads the rows of one statement as objects of one schema.
 ///
 /// Made once per statement run from its column names, so that which columns are fields, and of
-/// which type, is settled once rather than looked up by name for every column of every row;
-/// and the rows are read in place through a cursor rather than copied out first. An expanded
-/// page of 20 reads some 240 rows, and the lookups and copies were a tenth of its time
-/// (issue 19).
+/// which type, is settled once rather than looked up by name for every column of every row; and the
+/// rows are read in place through a cursor rather than copied out first. An expanded page reads
+/// hundreds of rows, and the lookups and copies were a noticeable share of its time
+/// (docs/benchmarks.md, "Figures behind design choices").
 struct SQLiteRowDecoder {
     /// A column that is a field: its position in the row, its name and how its values read. A
     /// struct rather than a tuple: an array of tuples is copied and destroyed through the
@@ -50,8 +50,8 @@ struct SQLiteRowDecoder {
     }
 
     /// The object of the row `statement` stands on. Its values are read straight from SQLite:
-    /// GRDB's `row[index]` is generic, and unspecialised outside GRDB it looked up type
-    /// metadata for every value (5% of an expanded page).
+    /// GRDB's `row[index]` is generic, and unspecialised outside GRDB it looked up type metadata
+    /// for every value (docs/benchmarks.md, "Figures behind design choices").
     fileprivate func object(atCurrentRowOf statement: SQLiteStatement) throws -> JSONObject {
         var object = JSONObject(minimumCapacity: fields.count)
         for field in fields {
@@ -107,8 +107,8 @@ struct SQLiteRowDecoder {
 
 /// A statement's rows as objects. GRDB steps the statement (and keeps its account of every
 /// statement run), but no `Row` is made: GRDB's row cursor made one per statement, with a
-/// case-insensitive index of its column names, 7,700 instructions that a decoder reading
-/// columns by position never used (3% of a read by id, issue 19).
+/// case-insensitive index of its column names, which a decoder reading columns by position never
+/// used (docs/benchmarks.md, "Figures behind design choices").
 private final class ObjectCursor: DatabaseCursor {
     typealias Element = JSONObject
 

@@ -1,8 +1,8 @@
 import GRDB
 import StackMobCore
 
-/// Schema settings in SQLite (issue 15): the indexes that exist, read back from their names
-/// (`IndexPlan`), and what deploys and the admin API recorded in `_sm_schema_settings`.
+/// Schema settings in SQLite (config/README.md, "Schemas"): the indexes that exist, read back from
+/// their names (`IndexPlan`), and what deploys and the admin API recorded in `_sm_schema_settings`.
 extension SQLiteStorageEngine {
     /// Every index the app asked for that exists, by schema; the ones every table has
     /// (`IndexPlan.implied`) are left out.

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import StackMobCore
 
-/// `deploy --drop` (issue 15): the only way a field or schema is ever removed. The caller has
-/// made a copy of the database first (`SQLiteStorageEngine.backup`). Binary fields' files are
-/// left where they are.
+/// `deploy --drop` (docs/operations.md, "From development to production"): the only way a field or
+/// schema is ever removed. The caller has made a copy of the database first
+/// (`SQLiteStorageEngine.backup`). Binary fields' files are left where they are.
 extension SQLiteTransaction {
     func dropField(_ schema: SchemaDefinition, field: String) throws -> SchemaDefinition {
         let table = "\"\(schema.name)\""

@@ -21,12 +21,13 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
 
     func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) throws -> [JSONObject] {
         guard !ids.isEmpty else { return [] }
-        // One bound JSON array, whatever its length: no SQLite variable limit, one cached statement.
-        // The ids drive the loop, one primary-key lookup each. `pk IN (SELECT value FROM
-        // json_each(?))` first copied them into a temporary b-tree: 2,600 instructions an id,
-        // 45% of the statement (issue 19). The ids are distinct (the protocol says so), so the
-        // join returns each object once. `_sm_ids` cannot be a schema's name (they start with a
-        // letter); CROSS JOIN keeps SQLite from putting the table in the outer loop.
+        // One bound JSON array, whatever its length: no SQLite variable limit, one cached
+        // statement. The ids drive the loop, one primary-key lookup each.
+        // `pk IN (SELECT value FROM json_each(?))` first copied them into a temporary b-tree, a
+        // large part of the statement's cost (docs/benchmarks.md, "Figures behind design choices").
+        // The ids are distinct (the protocol says so), so the join returns each object once.
+        // `_sm_ids` cannot be a schema's name (they start with a letter); CROSS JOIN keeps SQLite
+        // from putting the table in the outer loop.
         let table = quote(schema.name)
         var sql = "SELECT \(table).* FROM json_each(?) AS _sm_ids CROSS JOIN \(table) ON \(table).\(quote(schema.primaryKey)) = _sm_ids.value"
         var arguments: StatementArguments = [JSONWriter.arrayText(of: ids)]

@@ -26,9 +26,9 @@ enum SQLiteValueMapping {
         }
     }
 
-    /// How a column's stored value becomes JSON, settled once per column from its field's type:
-    /// a `FieldType` carries a relation's target name, and copying it for every value of every
-    /// row retained and released that string (issue 19).
+    /// How a column's stored value becomes JSON, settled once per column from its field's type: a
+    /// `FieldType` carries a relation's target name, and copying it for every value of every row
+    /// retained and released that string (docs/benchmarks.md).
     enum Reading {
         case boolean, float, json, plain
 
@@ -44,9 +44,9 @@ enum SQLiteValueMapping {
 
     /// The JSON value of column `index` of the row `statement` stands on, or nil for SQL NULL.
     ///
-    /// Read from SQLite without a `DatabaseValue` in between: text is decoded from the bytes
-    /// SQLite holds, where GRDB made a `String(cString:)` of it that a stored array's parse
-    /// then copied again (issue 19).
+    /// Read from SQLite without a `DatabaseValue` in between: text is decoded from the bytes SQLite
+    /// holds, where GRDB made a `String(cString:)` of it that a stored array's parse then copied
+    /// again (docs/benchmarks.md).
     static func jsonValue(column index: CInt, of statement: SQLiteStatement, reading: Reading) throws -> JSONValue? {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER:

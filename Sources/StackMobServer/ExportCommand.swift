@@ -5,7 +5,7 @@ import StackMobCore
 import StackMobHTTP
 
 /// `stackmob-server export --env <env> --out <dir>`: schemas, objects, users (password hashes),
-/// roles and push tokens as plain files (README "Export and import").
+/// roles and push tokens as plain files (docs/operations.md, "Export and import").
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "export", abstract: "Write an environment's data to a directory.")
 

@@ -2,7 +2,8 @@ import ArgumentParser
 import StackMobCore
 
 /// `stackmob-server keys`: both environments' API keys, on request. The server's log shows a
-/// private key once, at the start that generates it, and never production's (README, "Keys").
+/// private key once, at the start that generates it, and never production's (docs/operations.md,
+/// "Keys").
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "keys", abstract: "Print both environments' API keys.")
 

@@ -7,9 +7,9 @@ import Testing
     import Glibc
 #endif
 
-/// The example webhook the README points to (`scripts/custom-code-example.py`), run for real:
+/// The example webhook docs/guide.md points to (`scripts/custom-code-example.py`), run for real:
 /// the server forwards a custom-code call to it, and it calls back into the API signed with the
-/// private key (OAuth 1.0), as the README tells method authors to do. CI installs python3.
+/// private key (OAuth 1.0), as docs/guide.md tells method authors to do. CI installs python3.
 @Suite("The example custom-code webhook")
 struct ExampleWebhookTests {
     static let script = URL(fileURLWithPath: #filePath)

@@ -19,7 +19,8 @@ struct UserSchemaTests {
                 bodies.append(created.text)
                 bodies.append(try await client.get("/user/ann").text)
                 bodies.append(try await client.get("/user").text)
-                // Only the private key changes a password by saving the user (README, Users).
+                // Only the private key changes a password by saving the user (docs/guide.md,
+                // "Users and login").
                 let updated = try await client.oauth1(.put, "/user/ann", shape: .java, json: ["password": "another-Secret", "age": 31])
                 #expect(updated.status == .ok)
                 bodies.append(updated.text)

@@ -46,7 +46,8 @@ public enum TestServer {
     /// dozens of servers at once, so starts go a few at a time rather than all time out together.
     static let startGate = StartGate(width: 4)
 
-    /// Set by the test command's second run (README): the whole suite again on PostgreSQL.
+    /// Set by the `postgresql` tier of scripts/test.sh (docs/testing.md): the whole suite again
+    /// on PostgreSQL.
     public static let postgreSQLURL: String? = ProcessInfo.processInfo.environment["STACKMOB_TEST_POSTGRESQL_URL"].flatMap {
         $0.isEmpty ? nil : $0
     }

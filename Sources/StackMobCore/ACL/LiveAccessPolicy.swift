@@ -1,7 +1,8 @@
 import Synchronization
 
 /// An environment's permissions while it serves: set from the configuration and what deploys
-/// recorded at start-up, then changed by a deploy or the admin API without a restart (issue 15).
+/// recorded at start-up, then changed by a deploy or the admin API without a restart
+/// (docs/operations.md, "Admin API").
 public final class LiveAccessPolicy: Sendable {
     private let policy: Mutex<AccessPolicy>
     /// Schemas whose permissions the configuration sets: they win over recorded ones, at every

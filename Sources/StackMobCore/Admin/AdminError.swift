@@ -1,5 +1,5 @@
-/// Refusals of the admin API (issue 15). Messages are safe to show: they never carry a password,
-/// a token or a stored value.
+/// Refusals of the admin API (docs/operations.md, "Admin API"). Messages are safe to show: they
+/// never carry a password, a token or a stored value.
 public enum AdminError: Error, Sendable, Equatable {
     /// No operator account exists: the admin API answers nothing else.
     case closed

@@ -1,4 +1,4 @@
-/// The `html5` section (README "Hosting your HTML5 app").
+/// The `html5` section (docs/operations.md, "Hosting your HTML5 app").
 extension ConfigurationDecoder {
     func html5() throws -> HTML5Settings {
         try refuseUnknownKeys(["keep_versions", "deploy_root", "max_archive_bytes"] + EnvironmentKind.allCases.map(\.rawValue))

@@ -1,8 +1,9 @@
 import Foundation
 
-/// `environments.<env>.schemas` and `.schemas_file`: the declaration format (issue 15). The older
-/// `relationships`, `indexes` and `permissions` keys are still read; declarations are folded into
-/// the same settings, so the rest of the server sees one set of indexes and permissions.
+/// `environments.<env>.schemas` and `.schemas_file`: the declaration format (config/README.md,
+/// "Schemas"). The older `relationships`, `indexes` and `permissions` keys are still read;
+/// declarations are folded into the same settings, so the rest of the server sees one set of
+/// indexes and permissions.
 extension ConfigurationDecoder {
     func schemaDeclarations(into settings: inout EnvironmentSettings, inline: JSONObject?) throws {
         var declared: [String: SchemaDeclaration] = [:]

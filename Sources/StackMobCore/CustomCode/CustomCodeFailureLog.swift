@@ -1,8 +1,9 @@
 import Foundation
 
-/// The last failures of each custom-code method, per environment, for the admin API (issue 15):
-/// a timeout, an unreachable webhook, or a 5xx answer. In memory and bounded (the newest 20 per
-/// method): it answers "what went wrong lately", the request log keeps the history.
+/// The last failures of each custom-code method, per environment, for the admin API
+/// (docs/operations.md, "Admin API"): a timeout, an unreachable webhook, or a 5xx answer. In memory
+/// and bounded (the newest 20 per method): it answers "what went wrong lately", the request log
+/// keeps the history.
 public actor CustomCodeFailureLog {
     public struct Failure: Sendable, Equatable {
         /// Milliseconds since the epoch.

@@ -1,5 +1,5 @@
-/// Schemas as code (issue 15): an environment's schemas as declarations, and applying
-/// declarations to it while it serves.
+/// Schemas as code (docs/operations.md, "From development to production"): an environment's schemas
+/// as declarations, and applying declarations to it while it serves.
 extension Datastore {
     /// The environment's current schemas (inferred and declared) as declarations: what `schema
     /// export` prints. Password fields are left out: they come from `user_schemas`.

@@ -186,7 +186,7 @@ public struct Datastore: Sendable {
     }
 
     /// `present` for the objects of one schema: a page's objects, or a level of an expansion's,
-    /// look their schema up once, not once each (issue 19).
+    /// look their schema up once, not once each (docs/benchmarks.md).
     func presenter(for schema: SchemaDefinition) -> @Sendable (JSONObject) -> JSONObject {
         guard let passwordField = userSchemas[schema.name]?.passwordField else { return { $0 } }
         return { object in
@@ -201,7 +201,8 @@ public struct Datastore: Sendable {
 public enum DatastoreSetupError: Error, CustomStringConvertible {
     case userSchemaConflict(schema: String, reason: String)
     case relationshipConflict(schema: String, reason: String)
-    /// A declared schema contradicts stored data (issue 15).
+    /// A declared schema contradicts stored data (docs/operations.md, "From development to
+    /// production").
     case declarationConflict(SchemaConflict)
 
     public var description: String {

@@ -1,11 +1,13 @@
 /// One environment of the app at run time: its keys, its settings and its datastore.
 ///
 /// A class, though nothing in it changes: every request's context holds its environment, and a
-/// struct of this size (the settings, and the datastore, twice over through `users`) was a
-/// hundred-odd reference counts to take and drop at each copy of the context (issue 19).
+/// struct of this size (the settings, and the datastore, twice over through `users`) was many
+/// reference counts to take and drop at each copy of the context (docs/benchmarks.md, "Figures
+/// behind design choices").
 public final class AppEnvironment: Sendable {
     public let kind: EnvironmentKind
-    /// The key pair in force: the admin API can rotate it without a restart (issue 15).
+    /// The key pair in force: the admin API can rotate it without a restart (docs/operations.md,
+    /// "Admin API").
     public var keys: AppKeys { liveKeys.current }
     public let liveKeys: LiveKeys
     public let settings: EnvironmentSettings

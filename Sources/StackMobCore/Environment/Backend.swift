@@ -7,7 +7,7 @@ public struct Backend: Sendable {
     public let development: AppEnvironment
     public let production: AppEnvironment
     /// The environments whose keys this start generated (and wrote to `keys.json`): the only
-    /// start whose log shows a private key (README, "Keys").
+    /// start whose log shows a private key (docs/operations.md, "Keys").
     public let generatedKeys: [EnvironmentKind]
     /// The outgoing mail transport given at start-up (SMTP when configured); nil = each
     /// environment's outbox.

@@ -9,9 +9,11 @@ import Foundation
 /// database: the social providers' tokens, which outlive the session that stored them (PROTOCOL
 /// §9), unlike the session secrets, which are hashed or sealed with the access token
 /// (`SessionSecrets`). AES-GCM with 32 random bytes kept in `<data_dir>/seal.key` (`0600`), made
-/// at the first start: a copy of the database alone holds no usable token (README, "Data at rest").
+/// at the first start: a copy of the database alone holds no usable token (docs/operations.md,
+/// "Data at rest").
 ///
-/// Instances that share one database need the same file (README, "More than one instance").
+/// Instances that share one database need the same file (docs/operations.md, "More than one
+/// instance").
 public struct SealingKey: Sendable {
     /// Starts every sealed value. A value without it was stored in clear by an earlier version:
     /// read as it is, and sealed when it is next written.

@@ -1,5 +1,5 @@
-/// The `html5` section: where each environment's HTML5 app is served (README "Hosting your HTML5
-/// app"). Process-wide, like `push`, because each site is a listener of its own.
+/// The `html5` section: where each environment's HTML5 app is served (docs/operations.md,
+/// "Hosting your HTML5 app"). Process-wide, like `push`, because each site is a listener of its own.
 public struct HTML5Settings: Sendable, Equatable {
     /// Deployed versions kept per environment (the current one included), for `html5 rollback`.
     public var keepVersions = 5

@@ -1,9 +1,10 @@
 /// A JSON object: its members kept in the byte order of their keys, each key once.
 ///
-/// Written in that order (PROTOCOL §1.4), so a response's objects need no sorting. Keys are
-/// found by a binary search that compares the keys' first eight bytes as one integer, where a
-/// `[String: JSONValue]` hashed every key with SipHash: an expanded page of 20 hashed some 1,600
-/// keys, a fifth of its instructions, and its objects' storage was a hash table each (issue 19).
+/// Written in that order (PROTOCOL §1.4), so a response's objects need no sorting. Keys are found
+/// by a binary search that compares the keys' first eight bytes as one integer, where a
+/// `[String: JSONValue]` hashed every key with SipHash, a large share of an expanded page's
+/// instructions, and its objects' storage was a hash table each (docs/benchmarks.md, "Figures
+/// behind design choices").
 ///
 /// Keys are compared byte for byte, as JSON names are (RFC 8259 §8.3): two spellings of the same
 /// accented letter are two keys, where a `Dictionary` of `String` took them for one.
@@ -132,9 +133,9 @@ public struct JSONObject: Sendable, Hashable {
         updateValue(value, forKey: key.name, prefix: key.prefix)
     }
 
-    /// Appends `key`'s member, `key` coming after every key the object has: a statement's
-    /// columns, read in the order of their names, where `updateValue` looked for each key's
-    /// place, 180 instructions a value (issue 19).
+    /// Appends `key`'s member, `key` coming after every key the object has: a statement's columns,
+    /// read in the order of their names, where `updateValue` looked for each key's place for every
+    /// value (docs/benchmarks.md, "Figures behind design choices").
     public mutating func append(_ value: consuming JSONValue, forKeyAfterAll key: PreparedKey) {
         // The last key's first bytes settle it but for keys that share them; `members.last`
         // would copy the whole member, a retain and a release of its key and value.
@@ -144,8 +145,9 @@ public struct JSONObject: Sendable, Hashable {
         members.append(Member(key: key.name, prefix: key.prefix, value: value))
     }
 
-    /// `value` is taken, not copied: a decoder hands over each value it made (an expanded page's
-    /// 650 values had each been retained here and released by the decoder, issue 19).
+    /// `value` is taken, not copied: a decoder hands over each value it made (each value had been
+    /// retained here and released by the decoder; docs/benchmarks.md, "Figures behind design
+    /// choices").
     private mutating func updateValue(_ value: consuming JSONValue, forKey key: String, prefix: UInt64) -> JSONValue? {
         let (index, found) = position(of: key, prefix: prefix)
         if found {

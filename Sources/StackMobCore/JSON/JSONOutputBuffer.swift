@@ -6,10 +6,11 @@
 
 /// The bytes `JSONWriter` writes, appended through a pointer.
 ///
-/// An expanded page of 20 is 240 objects and about 2,200 appends of a few bytes each. Through
-/// `Array.append(contentsOf:)` each one paid its uniqueness check and generic set-up, about 100
-/// instructions for a memcpy of ten bytes (issue 19); here an append is a capacity check and a
-/// copy. Not copyable, so the one allocation has one owner and is freed exactly once.
+/// An expanded page is thousands of appends of a few bytes each. Through
+/// `Array.append(contentsOf:)` each one paid its uniqueness check and generic set-up, many times
+/// the cost of the copy itself (docs/benchmarks.md, "Figures behind design choices"); here an
+/// append is a capacity check and a copy. Not copyable, so the one allocation has one owner and is
+/// freed exactly once.
 ///
 /// With a `limit`, the buffer never grows past it: an append that would is dropped and
 /// `exceeded` set, and the writer stops at the next element. What was written is then of no use.
@@ -79,8 +80,8 @@ struct JSONOutputBuffer: ~Copyable {
         return true
     }
 
-    /// `realloc`, which mostly extends the block where it is: an expanded page's 23 KB grew
-    /// from 512 bytes by six copies of all written so far, 1% of its instructions (issue 19).
+    /// `realloc`, which mostly extends the block where it is, where a new block took a copy of all
+    /// written so far at each doubling (docs/benchmarks.md, "Figures behind design choices").
     private static func reallocate(_ memory: UnsafeMutablePointer<UInt8>?, capacity: Int) -> UnsafeMutablePointer<UInt8> {
         guard let grown = realloc(memory, capacity) else { fatalError("out of memory for \(capacity) bytes of JSON") }
         return grown.bindMemory(to: UInt8.self, capacity: capacity)

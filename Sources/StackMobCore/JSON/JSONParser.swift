@@ -28,8 +28,9 @@ public struct JSONParser {
     }
 
     /// Parses bytes in place when the collection keeps them in one piece (an array, a stored
-    /// column's buffer), else a copy of them. Copying every text into an array first cost a
-    /// stored five-element array a third of what its parse took (issue 19).
+    /// column's buffer), else a copy of them. Copying every text into an array first was a large
+    /// part of what reading back a stored array took (docs/benchmarks.md, "Figures behind design
+    /// choices").
     public static func parse(_ bytes: some Collection<UInt8>, options: Options = .init()) throws(JSONParseError) -> JSONValue {
         let inPlace = bytes.withContiguousStorageIfAvailable { buffer in
             Result { () throws(JSONParseError) in try parse(buffer: buffer, options: options) }
@@ -192,9 +193,9 @@ public struct JSONParser {
         let start = index
         // Nearly every string has no escape, and most are ASCII: such a string is made from its
         // bytes where they lie, with no check of its UTF-8 left to make. Gathering the bytes into
-        // an array and validating them through the generic `String(validating:)` cost 1,000
-        // instructions a string, half of what a stored five-element array took to read back
-        // (issue 19).
+        // an array and validating them through the generic `String(validating:)` was a large part
+        // of what reading back a stored array took (docs/benchmarks.md, "Figures behind design
+        // choices").
         var allBits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]

@@ -1,10 +1,10 @@
 /// Where in the output each object of the value being written was written, by the object's
 /// storage: an object that recurs in the value is written once and its bytes copied after.
 ///
-/// An expanded page holds the same related object many times: the benchmark's page of 20 holds
-/// 100 tags, 48 of them distinct, and each tag's owner. `RelationLoader` hands out one object
-/// per related object and depth, so every occurrence shares its storage; writing them once each
-/// is most of what serialising an expanded page saves (issue 19).
+/// An expanded page holds the same related object many times (the same tags, and their owners,
+/// under many objects). `RelationLoader` hands out one object per related object and depth, so
+/// every occurrence shares its storage; writing them once each is most of what serialising an
+/// expanded page saves (docs/benchmarks.md, "Figures behind design choices").
 ///
 /// An object is known by the address of its members' storage, read from the object's one
 /// word. Two values with the same storage are the same value, so the bytes copied are the bytes

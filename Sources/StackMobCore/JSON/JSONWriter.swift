@@ -93,8 +93,8 @@ public enum JSONWriter {
     ) {
         output.append(UInt8(ascii: "{"))
         var first = true
-        // By index, each member read where it is: `for member in` copied every member, a retain
-        // and a release of its key and its value (issue 19).
+        // By index, each member read where it is: `for member in` copied every member, a retain and
+        // a release of its key and its value (docs/benchmarks.md).
         for index in object.members.indices {
             if omittingNulls, case .null = object.members[index].value { continue }
             if !first { output.append(UInt8(ascii: ",")) }
@@ -116,7 +116,7 @@ public enum JSONWriter {
     private static func withDecimalDigits(of integer: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var magnitude = integer.magnitude
         // A sign and UInt64.max's 20 digits; they come out last first, two at a time: half the
-        // divisions for the 13 digits of every timestamp (issue 19).
+        // divisions for the 13 digits of every timestamp (docs/benchmarks.md).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
             var start = digits.count
             Self.digitPairs.withUTF8Buffer { pairs in
@@ -160,7 +160,7 @@ public enum JSONWriter {
 
     /// The bytes are read through the string's `Span`, which borrows them where they are: the
     /// closure of `withContiguousStorageIfAvailable` retained and released every string written,
-    /// small ones included, about 2,000 times an expanded page (issue 19).
+    /// small ones included (docs/benchmarks.md, "Figures behind design choices").
     private static func writeString(_ string: String, into output: inout JSONOutputBuffer) {
         output.append(UInt8(ascii: "\""))
         string.utf8.span.withUnsafeBufferPointer { writeEscaped($0, into: &output) }
@@ -183,8 +183,9 @@ public enum JSONWriter {
         output.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
-    /// Whether any byte needs an escape, looked for eight bytes at a time: byte by byte, the
-    /// search cost seven instructions a byte of every key and string value (issue 19).
+    /// Whether any byte needs an escape, looked for eight bytes at a time: byte by byte, the search
+    /// cost several instructions a byte of every key and string value (docs/benchmarks.md, "Figures
+    /// behind design choices").
     private static func containsEscapable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
         guard raw.count >= 8 else { return !raw.isEmpty && containsEscapable(shortWord(raw)) }
@@ -198,9 +199,9 @@ public enum JSONWriter {
     }
 
     /// The bytes of a string of 1 to 7 bytes in one word, read without going past its end: two
-    /// overlapping halves of four bytes, or its first, middle and last byte and spaces (which
-    /// need no escape). Most keys and many values are that short; byte by byte, their search cost
-    /// some 50 instructions each (issue 19).
+    /// overlapping halves of four bytes, or its first, middle and last byte and spaces (which need
+    /// no escape). Most keys and many values are that short; byte by byte, their search cost dozens
+    /// of instructions each (docs/benchmarks.md, "Figures behind design choices").
     private static func shortWord(_ raw: UnsafeRawBufferPointer) -> UInt64 {
         let count = raw.count
         if count >= 4 {

@@ -8,7 +8,7 @@ import Logging
 /// Development's outbox is the developer's mailbox, and keeps the message whole (the SDKs' test
 /// suites read temporary passwords there). Production's keeps it without its secret: a
 /// temporary password at rest in the database, readable by every operator, would log in as the
-/// user; production sends mail through SMTP (README, "Mail").
+/// user; production sends mail through SMTP (docs/guide.md, "Mail").
 public struct OutboxMailer: Mailer {
     static let redactedText = "[redacted]"
 

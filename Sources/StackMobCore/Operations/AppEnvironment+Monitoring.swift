@@ -1,4 +1,4 @@
-/// What `/ready` and `/metrics` ask of an environment (issue 17).
+/// What `/ready` and `/metrics` ask of an environment (docs/operations.md, "Monitoring").
 extension AppEnvironment {
     /// Whether the environment's database answers a read.
     public func ping() async throws {

@@ -1,5 +1,6 @@
-/// Export and import (issue 17): every stored object exactly as stored (ids, dates, owners,
-/// relations, password hashes), read in one snapshot and written in one transaction.
+/// Export and import (docs/operations.md, "Export and import"): every stored object exactly as
+/// stored (ids, dates, owners, relations, password hashes), read in one snapshot and written in one
+/// transaction.
 extension Datastore {
     /// Every schema's objects, by primary key, from one consistent snapshot.
     public func exportObjects() async throws -> [(schema: String, objects: [JSONObject])] {

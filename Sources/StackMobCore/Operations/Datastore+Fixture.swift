@@ -1,4 +1,5 @@
-/// CI mode (issue 17): replacing everything an environment holds with a fixture, atomically.
+/// CI mode (docs/operations.md, "Use it in CI"): replacing everything an environment holds with a
+/// fixture, atomically.
 extension Datastore {
     /// Deletes every object of every schema and writes the fixture's users, roles and objects,
     /// in ONE transaction: a client reading meanwhile sees the old data or the fixture, never a
@@ -38,8 +39,9 @@ extension Datastore {
                     _ = try await writer.deleteObjects(schema, matching: .all([]), returning: nil)
                     continue
                 }
-                // The fixture's users come back as they were, and keep their sessions (README,
-                // CI mode); every other user is gone, with whatever signed in as it.
+                // The fixture's users come back as they were, and keep their sessions
+                // (docs/operations.md, "Use it in CI"); every other user is gone, with whatever
+                // signed in as it.
                 let deleted = try await writer.deleteObjects(schema, matching: .all([]), returning: [])
                 for id in deleted.compactMap({ $0[schema.primaryKey]?.stringValue }) where schema.name != userSchema || !fixtureUsers.contains(id) {
                     try await Self.forgetSignIns(of: id, userSchema: schema.name, writer: writer)

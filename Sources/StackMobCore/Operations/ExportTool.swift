@@ -1,7 +1,8 @@
 import Foundation
 import Logging
 
-/// `stackmob-server export`: an environment as a directory of plain files (issue 17):
+/// `stackmob-server export`: an environment as a directory of plain files (docs/operations.md,
+/// "Export and import"):
 ///
 /// - `manifest.json`: format, version, environment, object counts;
 /// - `schemas.json`: the declared schemas (`{"schemas": {…}}`, as `schema export` prints);

@@ -1,4 +1,4 @@
-/// How much one query may ask for (README, "Limits"), checked before any SQL is built.
+/// How much one query may ask for (docs/operations.md, "Limits"), checked before any SQL is built.
 ///
 /// Each filter term is a node of the SQL expression and each sort key a term of `ORDER BY`;
 /// SQLite refuses an expression tree deeper than 1,000 nodes, and long before that a query stops

@@ -2,9 +2,10 @@
 /// numbered once (its slot), and for every object whose relations it follows, the slots its
 /// relation fields name.
 ///
-/// An id is looked up by its text once, where it is first met in an object; loading, admitting
-/// and assembling then go by slot. Three look-ups an id, in tables keyed by the id's text, had
-/// cost an expanded page 8% of its instructions in hashing (issue 19).
+/// An id is looked up by its text once, where it is first met in an object; loading, admitting and
+/// assembling then go by slot. Three look-ups an id, in tables keyed by the id's text, had cost an
+/// expanded page a measurable share of its instructions in hashing (docs/benchmarks.md, "Figures
+/// behind design choices").
 struct ExpansionGraph {
     /// A relation field, its target schema named by its number in `targets`.
     struct Relation {
@@ -24,10 +25,10 @@ struct ExpansionGraph {
         var object: JSONObject?
         /// Where its relations' slots start in `links`, once its relations were followed.
         var links = ExpansionGraph.notLinked
-        /// The object with its relations expanded `depth` levels, kept so that every occurrence
-        /// at that depth shares one storage: assembled once, and written once
-        /// (`JSONRepeatedObjects`). The benchmark's page of 20 holds 100 tags, 48 distinct
-        /// (issue 19). One depth only: an object is nearly always met at one depth.
+        /// The object with its relations expanded `depth` levels, kept so that every occurrence at
+        /// that depth shares one storage: assembled once, and written once (`JSONRepeatedObjects`).
+        /// An expanded page names the same related objects many times (docs/benchmarks.md, "Figures
+        /// behind design choices"). One depth only: an object is nearly always met at one depth.
         var assembled: (depth: Int, object: JSONObject)?
         /// Whether it may be shown at more than one depth: named from two levels, or by an
         /// object that is (`markObjectsAtSeveralDepths`). Only then must its object stay as
@@ -108,7 +109,8 @@ struct ExpansionGraph {
 
     /// Grows the tables `link` fills, when they are full, for the objects left at this level,
     /// counting on each to hold as many ids as this one: a table grown by doublings from empty
-    /// rehashed or copied all it held at each, 5% of an expanded page's instructions (issue 19).
+    /// rehashed or copied all it held at each (docs/benchmarks.md, "Figures behind design
+    /// choices").
     private mutating func makeRoom(for ids: Int, in target: Int, remaining: Int) {
         if links.capacity - links.count <= ids {
             links.reserveCapacity(Self.grown(links.count, links.capacity, needed: ids + 1, estimated: (ids + 1) * remaining))

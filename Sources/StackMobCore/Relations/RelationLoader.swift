@@ -65,9 +65,9 @@ struct RelationLoader: Sendable {
             }
             frontier = next
         }
-        // Assembled in place, each object held only where it is assembled: with a second
-        // reference, the first related object set copied its members (an expanded page's 20
-        // objects and 48 tags, 4% of its instructions, issue 19).
+        // Assembled in place, each object held only where it is assembled: with a second reference,
+        // the first related object set copied its members (docs/benchmarks.md, "Figures behind
+        // design choices").
         frontier = []
         graph.markObjectsAtSeveralDepths()
         for (index, links) in topLinks.enumerated() {

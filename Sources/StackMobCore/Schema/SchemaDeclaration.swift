@@ -1,8 +1,9 @@
 /// One schema as an app declares it (`environments.<env>.schemas`, a schema file, the output of
 /// `schema export`): its primary key, typed fields, indexes and permissions, in one place.
 ///
-/// Declarations are additive: applying one creates what is missing and never drops anything, so
-/// a field or schema left out of a declaration is kept (PROTOCOL §4.10, issue 15).
+/// Declarations are additive: applying one creates what is missing and never drops anything, so a
+/// field or schema left out of a declaration is kept (PROTOCOL §4.10; docs/operations.md, "From
+/// development to production").
 public struct SchemaDeclaration: Sendable, Equatable {
     public var name: String
     /// Nil: `<schema>_id`, or the login field of a user schema.

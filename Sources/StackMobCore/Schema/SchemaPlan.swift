@@ -1,5 +1,6 @@
-/// What applying declarations to an environment's stored schemas would change (issue 15): the
-/// basis of start-up, `schema diff`, `deploy` and the admin API's deploy.
+/// What applying declarations to an environment's stored schemas would change (docs/operations.md,
+/// "From development to production"): the basis of start-up, `schema diff`, `deploy` and the admin
+/// API's deploy.
 ///
 /// A plan is additive: it creates schemas and fields and adds indexes and permissions. A
 /// declaration that contradicts stored data (another type, another primary key) is a conflict,

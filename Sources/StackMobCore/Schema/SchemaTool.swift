@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 
-/// The work behind `stackmob-server schema export`, `schema diff` and `deploy` (issue 15): opens
-/// the data directory as `serve` does (the configuration's declarations applied first), without
-/// serving, and closes it again.
+/// The work behind `stackmob-server schema export`, `schema diff` and `deploy` (docs/operations.md,
+/// "From development to production"): opens the data directory as `serve` does (the configuration's
+/// declarations applied first), without serving, and closes it again.
 public enum SchemaTool {
     /// Where declarations come from: an environment's current schemas, or a schema file.
     public enum Source: Sendable, Equatable {
@@ -37,7 +37,7 @@ public enum SchemaTool {
             let dropping = drop && !plan.extra.isEmpty
             guard apply, plan.conflicts.isEmpty, !plan.changes.isEmpty || dropping else { return (plan, nil) }
             // SQLite: the server copies the database first. PostgreSQL: the operator's own backups
-            // (pg_dump, point-in-time recovery) are the copy; the README says so.
+            // (pg_dump, point-in-time recovery) are the copy; docs/operations.md says so.
             var backup: String?
             if dropping, let engine = datastore.backupEngine {
                 let directory = (configuration.dataDirectory as NSString).appendingPathComponent("backups")

@@ -10,9 +10,9 @@ import Synchronization
 /// matter is the app's knowledge, not the server's; a slow query is fixed by one configuration
 /// line.
 ///
-/// A deploy or the admin API adds indexes while the server runs (issue 15), so the plan is shared
-/// by the engine and its transactions and changes under a lock, once the declaring transaction
-/// has committed.
+/// A deploy or the admin API adds indexes while the server runs (docs/operations.md, "Admin API"),
+/// so the plan is shared by the engine and its transactions and changes under a lock, once the
+/// declaring transaction has committed.
 public final class IndexPlan: Sendable {
     private let indexesBySchema: Mutex<[String: [[String]]]>
 

@@ -5,10 +5,10 @@
 /// The primary key is in the index, in the order's directions, so a page of 20 reads 20 index
 /// entries in order. On `createddate` alone, SQLite sorted each run of equal `createddate` by
 /// primary key ("USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"): a temporary b-tree filled and
-/// cleared for every row read, and a whole run read and sorted where objects share a
-/// `createddate`, as the objects of one bulk create (a POST of an array) do. On a table of 10,000
-/// objects created 500 at a time the first page cost SQLite 650 µs instead of 50, and the page at
-/// offset 5,000 9.2 ms instead of 0.33 (issue 19). PostgreSQL's incremental sort did the same work.
+/// cleared for every row read, and a whole run read and sorted where objects share a `createddate`,
+/// as the objects of one bulk create (a POST of an array) do: pages of a table created in bulk cost
+/// SQLite many times as much (docs/benchmarks.md, "Figures behind design choices"). PostgreSQL's
+/// incremental sort did the same work.
 ///
 /// The names have their own prefix, not `_sm_idx_`: the app's indexes are read back from those
 /// names (SQLite) or columns (PostgreSQL), and these are never the app's.

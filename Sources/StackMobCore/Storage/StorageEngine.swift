@@ -111,7 +111,8 @@ public protocol StorageWriter: StorageReader {
     func recordPermissions(schema: String, _ permissions: SchemaPermissions, onCommit: @escaping @Sendable () -> Void) async throws
 }
 
-/// What `_sm_schema_settings` and the database's indexes hold (issue 15).
+/// What `_sm_schema_settings` and the database's indexes hold (docs/operations.md, "From
+/// development to production").
 public struct StoredSchemaSettings: Sendable, Equatable {
     public var permissions: [String: SchemaPermissions] = [:]
     /// Declared or existing indexes, by schema (the ones every table has left out).

@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 /// What the server writes is its own user's alone: directories `0700`, files `0600` (STYLE.md,
-/// "Secure by default"; README, "Data at rest"). The data directory holds the keys, the seal key,
-/// the databases and the uploaded files; a backup or an export holds the same data.
+/// "Secure by default"; docs/operations.md, "Data at rest"). The data directory holds the keys,
+/// the seal key, the databases and the uploaded files; a backup or an export holds the same data.
 ///
 /// A file gets its mode when it is created, so there is no moment when another user may open it.
 /// Not through the process's umask: that is global state, and would change what every other part

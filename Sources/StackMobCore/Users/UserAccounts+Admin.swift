@@ -1,4 +1,5 @@
-/// What the admin API does to users (issue 15), as an operator rather than as the user.
+/// What the admin API does to users (docs/operations.md, "Admin API"), as an operator rather than
+/// as the user.
 extension UserAccounts {
     /// Ends every session (access and refresh tokens) of the user.
     public func revokeSessions(_ schema: UserSchema, id: String) async throws {

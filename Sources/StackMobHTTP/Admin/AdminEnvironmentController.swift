@@ -1,7 +1,8 @@
 import Hummingbird
 import StackMobCore
 
-/// An environment's keys, push outbox and custom-code methods over the admin API (issue 15):
+/// An environment's keys, push outbox and custom-code methods over the admin API
+/// (docs/operations.md, "Admin API"):
 ///
 /// - `GET /_admin/environments/<env>/keys`: the public and private keys (audited: they are secrets);
 /// - `POST /_admin/environments/<env>/keys/rotate` `{"key": "private"|"public"}`: a new key, in

@@ -2,8 +2,8 @@ import Hummingbird
 import NIOPosix
 import StackMobCore
 
-/// An environment's HTML5 app over the admin API (issue 22, through `HTML5Deployments`, the
-/// service `stackmob-server html5` uses):
+/// An environment's HTML5 app over the admin API (docs/operations.md, "Hosting your HTML5 app";
+/// through `HTML5Deployments`, the service `stackmob-server html5` uses):
 ///
 /// - `GET /_admin/environments/<env>/html5`: the version served (`current`, absent before the
 ///   first deploy) and the versions kept;

@@ -1,11 +1,12 @@
 import Hummingbird
 import StackMobCore
 
-/// On the API port: every path under `/_admin` goes to the admin API (issue 15), which has its
-/// own routes and authentication; the StackMob API's middleware (API keys, signatures, CORS)
-/// never sees these requests, and app keys never open them. No schema can be named `_admin`
-/// (schema names start with a letter). Paths under `/_admin/console` go to the web console
-/// (issue 18), whose pages are themselves clients of the admin API.
+/// On the API port: every path under `/_admin` goes to the admin API (docs/operations.md, "Admin
+/// API"), which has its own routes and authentication; the StackMob API's middleware (API keys,
+/// signatures, CORS) never sees these requests, and app keys never open them. No schema can be
+/// named `_admin` (schema names start with a letter). Paths under `/_admin/console` go to the web
+/// console (docs/operations.md, "Web console"), whose pages are themselves clients of the admin
+/// API.
 struct AdminMiddleware: RouterMiddleware {
     typealias Context = StackMobRequestContext
     static let prefix = "/_admin"

@@ -1,10 +1,10 @@
 import Hummingbird
 import StackMobCore
 
-/// Push over the admin API (issue 15), with the push host's own handlers acting as the private
-/// key: `GET /_admin/environments/<env>/push/tokens?user=<id>…`, `POST …/push/notifications`
-/// (`{"payload", "users"|"tokens"}`, neither = everyone; audited), `GET …/push/expired_tokens`.
-/// The outbox's state is `GET …/push` (`AdminEnvironmentController`).
+/// Push over the admin API (docs/operations.md, "Admin API"), with the push host's own handlers
+/// acting as the private key: `GET /_admin/environments/<env>/push/tokens?user=<id>…`,
+/// `POST …/push/notifications` (`{"payload", "users"|"tokens"}`, neither = everyone; audited),
+/// `GET …/push/expired_tokens`. The outbox's state is `GET …/push` (`AdminEnvironmentController`).
 struct AdminPushController {
     let backend: Backend
 

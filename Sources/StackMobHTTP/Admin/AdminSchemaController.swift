@@ -1,8 +1,8 @@
 import Hummingbird
 import StackMobCore
 
-/// Schemas and deploys over the admin API (issue 15). Changes are additive, applied in one
-/// transaction, and in force at once (no restart).
+/// Schemas and deploys over the admin API (docs/operations.md, "Admin API"). Changes are additive,
+/// applied in one transaction, and in force at once (no restart).
 ///
 /// - `GET /_admin/environments/<env>/schemas`: `{"schemas": {…}}`, as `schema export` prints.
 /// - `GET /_admin/environments/<env>/schemas/<schema>`: one declaration.

@@ -1,7 +1,8 @@
 import Hummingbird
 import StackMobCore
 
-/// Users over the admin API (issue 15), under `/_admin/environments/<env>/users/<schema>`:
+/// Users over the admin API (docs/operations.md, "Admin API"), under
+/// `/_admin/environments/<env>/users/<schema>`:
 ///
 /// - `GET …?<query>`: search, with the full query language (password fields never shown);
 /// - `POST …/<id>/temporary_password`: a temporary password, answered to the operator;

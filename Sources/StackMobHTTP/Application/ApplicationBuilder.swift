@@ -137,7 +137,7 @@ func buildRouter(
 
 /// Public keys at every start (developers paste them into the SDKs). A private key passes every
 /// ACL and logs outlive it: development's is shown once, by the start that generated it, and
-/// production's never; `stackmob-server keys` shows both (README, "Keys").
+/// production's never; `stackmob-server keys` shows both (docs/operations.md, "Keys").
 private func logKeys(of backend: Backend, logger: Logger) {
     for kind in EnvironmentKind.allCases {
         let environment = backend.environment(kind)

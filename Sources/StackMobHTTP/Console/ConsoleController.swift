@@ -4,11 +4,11 @@ import Hummingbird
 import NIOCore
 import StackMobCore
 
-/// The web console (issue 18): server-rendered pages under `/_admin/console`, on the admin API's
-/// listener and prefix. Every page and form turns into admin API requests made through
-/// `AdminClient` with the browser's own session cookie, so the console has no authentication,
-/// storage or audit of its own: what an operator may do here is exactly what the admin API lets
-/// the same session do.
+/// The web console (docs/operations.md, "Web console"): server-rendered pages under
+/// `/_admin/console`, on the admin API's listener and prefix. Every page and form turns into admin
+/// API requests made through `AdminClient` with the browser's own session cookie, so the console
+/// has no authentication, storage or audit of its own: what an operator may do here is exactly what
+/// the admin API lets the same session do.
 struct ConsoleController: Sendable {
     static let prefix = AdminMiddleware.prefix + "/console"
     /// A pre-session cookie for the sign-in form's CSRF token (double submit): the admin session

@@ -1,8 +1,8 @@
 import Hummingbird
 import StackMobCore
 
-/// `GET|POST /listapi` (PROTOCOL §13.2, D22; README, "listapi"): the environment's schemas in two
-/// shapes, and its custom-code method names.
+/// `GET|POST /listapi` (PROTOCOL §13.2, D22; docs/guide.md, "listapi"): the environment's schemas
+/// in two shapes, and its custom-code method names.
 ///
 /// - Each schema by name at the top level, described as the hosted service described it and the
 ///   stackmob-ruby gem's `api_schema` reads it: `{"id", "type": "object", "primary_key",

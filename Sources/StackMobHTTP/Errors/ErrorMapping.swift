@@ -143,7 +143,7 @@ enum ErrorMapping {
         }
     }
 
-    /// The admin API (issue 15).
+    /// The admin API (docs/operations.md, "Admin API").
     private static func map(_ error: AdminError) -> Mapped {
         let status: HTTPResponse.Status
         switch error {

@@ -3,8 +3,9 @@ import Logging
 /// The line `RequestLogMiddleware` logs for every request: method, path, status and duration.
 ///
 /// Its own type so that the handlers can write it without swift-log's metadata dictionary
-/// (`RequestLineLogging`): the request log was 8% of the trivial route's CPU samples, and
-/// building that dictionary and merging it with the logger's a quarter of it (issue 19).
+/// (`RequestLineLogging`): building that dictionary and merging it with the logger's was a large
+/// part of what the request log cost the trivial route (docs/benchmarks.md, "Figures behind design
+/// choices").
 struct RequestLogLine: Sendable {
     static let message: Logger.Message = "Request"
     /// The module `Logger.info` would name for a line logged from `RequestLogMiddleware`.

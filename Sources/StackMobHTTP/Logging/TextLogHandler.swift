@@ -19,8 +19,8 @@ public struct TextLogHandler: LogHandler {
     /// requests' loggers write one line or none.
     private var otherMetadata: Logger.Metadata = [:]
     /// `hb.request.id`, which every request's logger is given (`HTTP1Exchange`), kept out of the
-    /// dictionary: setting it there made a dictionary for every request, and hashed its key, a
-    /// fiftieth of the instructions of `HEAD /` (issue 19).
+    /// dictionary: setting it there made a dictionary for every request, and hashed its key
+    /// (docs/benchmarks.md, "Figures behind design choices").
     private var requestID: Logger.MetadataValue?
     static let requestIDKey = "hb.request.id"
     public var logLevel: Logger.Level = .info
@@ -126,9 +126,9 @@ public struct TextLogHandler: LogHandler {
 }
 
 extension TextLogHandler: RequestLineLogging {
-    /// The bytes `log(event:)` writes for the line, put in one buffer as they go: the strings
-    /// and arrays the general path builds were the largest single cost of a trivial request
-    /// (26,000 of its 169,000 instructions; issue 19).
+    /// The bytes `log(event:)` writes for the line, put in one buffer as they go: the strings and
+    /// arrays the general path builds were the largest single cost of a trivial request
+    /// (docs/benchmarks.md, "Figures behind design choices").
     func logRequest(_ line: RequestLogLine) {
         // The logger's pairs (the request id), sorted, without the keys the line has: there are
         // one or two, so insertion into a small array is the sort.
@@ -179,8 +179,8 @@ extension TextLogHandler: RequestLineLogging {
         appendEscaped(value, to: &bytes)
     }
 
-    /// A string's bytes, copied as one block: `+= string.utf8` went through the generic
-    /// sequence copy, 270 instructions an append and a third of the line's cost (issue 19).
+    /// A string's bytes, copied as one block: `+= string.utf8` went through the generic sequence
+    /// copy, much of the line's cost (docs/benchmarks.md, "Figures behind design choices").
     private static func append(_ string: String, to bytes: inout [UInt8]) {
         string.utf8.span.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
     }

@@ -9,7 +9,7 @@ import StackMobCore
 /// `stackmob_database_duration_seconds{environment,operation}`,
 /// `stackmob_push_outbox{environment,state}` (`state="failed"`: deliveries that failed for good),
 /// `stackmob_mail_outbox{environment}`, and `stackmob_event_loop_lag_seconds`
-/// (`EventLoopStallDetector`) (see README "Monitoring").
+/// (`EventLoopStallDetector`) (see docs/operations.md, "Monitoring").
 public struct ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     /// The handles of each series, made once: making one validates the names, builds the label

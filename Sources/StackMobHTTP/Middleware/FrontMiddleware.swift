@@ -14,10 +14,11 @@ import Hummingbird
 ///    files (`FilesMiddleware`), an unknown route as StackMob's 404 (`NotFoundMiddleware`), and
 ///    the routes.
 ///
-/// The same middleware, called here through their parts rather than nested one in another's
-/// `next`: each nesting level was an async frame holding a copy of the request and its context,
-/// and twelve of them were a sixth of the instructions of `HEAD /`. Each type keeps its `handle`
-/// for the routers that list it as a middleware. Called by `APIRouter`.
+/// The same middleware, called here through their parts rather than nested one in another's `next`:
+/// each nesting level was an async frame holding a copy of the request and its context, and twelve
+/// of them were a large share of `HEAD /` (docs/benchmarks.md, "Figures behind design choices").
+/// Each type keeps its `handle` for the routers that list it as a middleware. Called by
+/// `APIRouter`.
 struct FrontMiddleware {
     typealias Context = StackMobRequestContext
     let metrics: MetricsMiddleware

@@ -5,15 +5,15 @@ import Hummingbird
 /// `FrontMiddleware` for all, then `CallerMiddleware` for all but the routes that need no
 /// credentials (the OpenAPI document).
 ///
-/// In place of Hummingbird's router with its middleware, to the same effect: the path is matched
-/// as Hummingbird matches it (`RouteTrie`), its parameters and template are in the context before
-/// the middleware runs, an unknown route or method is Hummingbird's 404 (`NotFoundResponder`:
-/// endpoint `NotFound`, `HTTPError(.notFound)`, which `FrontMiddleware` answers as StackMob's), and
-/// a route's errors reach `FrontMiddleware` as they are thrown. Hummingbird ran the router and each
+/// In place of Hummingbird's router with its middleware, to the same effect: the path is matched as
+/// Hummingbird matches it (`RouteTrie`), its parameters and template are in the context before the
+/// middleware runs, an unknown route or method is Hummingbird's 404 (`NotFoundResponder`: endpoint
+/// `NotFound`, `HTTPError(.notFound)`, which `FrontMiddleware` answers as StackMob's), and a
+/// route's errors reach `FrontMiddleware` as they are thrown. Hummingbird ran the router and each
 /// middleware in a responder of its own, whose frames, copies of the request and context, and
-/// executor switches cost more than our part of `HEAD /` (issue 19); here the middleware run on
-/// the executor the request arrives on (`nonisolated(nonsending)`), and so do the routes' handlers
-/// (`APIHandler`).
+/// executor switches cost more than our part of `HEAD /` (docs/benchmarks.md, "Figures behind
+/// design choices"); here the middleware run on the executor the request arrives on
+/// (`nonisolated(nonsending)`), and so do the routes' handlers (`APIHandler`).
 struct APIRouter: HTTPResponder {
     typealias Context = StackMobRequestContext
 

@@ -4,7 +4,7 @@ import StackMobCore
 /// stackmob-ruby gem and the 2011 iOS SDK): the version and the app's name are path segments,
 /// `/api/<version>/<app>/<path>` and `/push/<version>/<app>/<endpoint>`, and requests carry no
 /// `Accept` version and no API key, only a two-legged OAuth 1.0 signature over that path
-/// (README, "First-generation API").
+/// (docs/guide.md, "First-generation API").
 ///
 /// A path is first-generation only when its first segments are `api` or `push`, a number and
 /// the configured app name: every other path routes as it always did, so a schema named `api`

@@ -4,9 +4,9 @@ import Hummingbird
 /// component the API's routes use: a constant (`listapi`) and a capture (`:schema`).
 ///
 /// Hummingbird's own trie is not public; `APIRouter` needs the match without the responder that
-/// wraps it, whose frames cost a tenth of `HEAD /` (issue 19). The rules are Hummingbird's
-/// (`Trie+resolve.swift` in Hummingbird 2), and `RouteTrieTests` holds this trie to them on the
-/// API's routes, path by path:
+/// wraps it, whose frames were a measurable share of `HEAD /` (docs/benchmarks.md, "Figures behind
+/// design choices"). The rules are Hummingbird's (`Trie+resolve.swift` in Hummingbird 2), and
+/// `RouteTrieTests` holds this trie to them on the API's routes, path by path:
 /// - a path is split at `/` (as `Character`s), empty components left out; no component at all is
 ///   the root;
 /// - among a node's children the constants come first, then the captures, each in the order they

@@ -10,10 +10,10 @@ import NIOHTTP1
 ///
 /// It takes the place of Hummingbird's `HTTP1Channel`, which carries every connection through
 /// `NIOAsyncChannel` (an async stream of request parts in, an async writer of response parts out,
-/// each part converted between NIO's and swift-http-types' types in a handler of its own), and
-/// ran each request in a second task for its deadline. For `HEAD /`
-/// those bridges were over a third of the instructions a request cost (issue 19). Hummingbird's
-/// server, router, middleware, `Request` and `Response` are used as before.
+/// each part converted between NIO's and swift-http-types' types in a handler of its own), and ran
+/// each request in a second task for its deadline. For `HEAD /` those bridges were a large share of
+/// the instructions a request cost (docs/benchmarks.md, "Figures behind design choices").
+/// Hummingbird's server, router, middleware, `Request` and `Response` are used as before.
 struct HTTP1Connection: ServerChildChannel {
     struct Value: ServerChildChannelValue {
         let channel: any Channel

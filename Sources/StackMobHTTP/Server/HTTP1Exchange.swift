@@ -9,9 +9,9 @@ import Synchronization
 /// A connection's requests, answered one after another by the connection's task, on its event
 /// loop, each within `limits.request_timeout_seconds`.
 ///
-/// One task per connection rather than per request: a task's memory for its async frames comes
-/// in slabs, which a new task allocated again for every request (29 allocations for `HEAD /`),
-/// and creating and ending a task cost as much again (issue 19).
+/// One task per connection rather than per request: a task's memory for its async frames comes in
+/// slabs, which a new task allocated again for every request, and creating and ending a task cost
+/// as much again (docs/benchmarks.md, "Figures behind design choices").
 ///
 /// A deadline cancels the connection's task (a database transaction in progress rolls back).
 /// Past it the client gets 504 with a JSON error, rather than 503 (the JS SDK retries every 503,

@@ -5,17 +5,17 @@ import NIOHTTP1
 /// A response's bytes, as NIO's `HTTPResponseEncoder` writes them, byte for byte, straight from
 /// swift-http-types' `HTTPResponse`.
 ///
-/// NIO's encoder takes NIO's own head (`HTTPResponseHead`), so every response was converted
-/// first, its fields copied into `HTTPHeaders`, then framed and written field by field: a tenth
-/// of the instructions of `HEAD /` (issue 19). The framing rules are the encoder's (the framing
-/// headers of a response that may have a body are made consistent, a body without a length is
-/// chunked, a response to `HEAD` or `CONNECT` has no body), and `HTTP1ResponseEncoderTests`
+/// NIO's encoder takes NIO's own head (`HTTPResponseHead`), so every response was converted first,
+/// its fields copied into `HTTPHeaders`, then framed and written field by field
+/// (docs/benchmarks.md, "Figures behind design choices"). The framing rules are the encoder's (the
+/// framing headers of a response that may have a body are made consistent, a body without a length
+/// is chunked, a response to `HEAD` or `CONNECT` has no body), and `HTTP1ResponseEncoderTests`
 /// compares the bytes with the encoder's.
 struct HTTP1ResponseEncoder {
-    /// The `Date` and `Server` fields of the response to a request the server answered: its
-    /// own, where the response has them (its first of each; any other is dropped), else after
-    /// its fields, `Date` first. The bytes of setting both with `HTTPFields`' subscript, without
-    /// making, validating and finding fields for every response (issue 19).
+    /// The `Date` and `Server` fields of the response to a request the server answered: its own,
+    /// where the response has them (its first of each; any other is dropped), else after its
+    /// fields, `Date` first. The bytes of setting both with `HTTPFields`' subscript, without
+    /// making, validating and finding fields for every response (docs/benchmarks.md).
     struct Stamp {
         /// The current second, formatted (`DateHeader`): digits, letters, spaces, commas and
         /// colons.
@@ -55,9 +55,9 @@ struct HTTP1ResponseEncoder {
         let chunkedField: StaticString = "transfer-encoding: chunked\r\n"
         let dateName: StaticString = "Date: "
         let serverName: StaticString = "Server: "
-        // Measured first, then written through one pointer: written piece by piece, each of
-        // the head's twenty-odd pieces paid the buffer's uniqueness, capacity and exclusivity
-        // checks, 4% of the instructions of `HEAD /` (issue 19).
+        // Measured first, then written through one pointer: written piece by piece, each of the
+        // head's twenty-odd pieces paid the buffer's uniqueness, capacity and exclusivity checks
+        // (docs/benchmarks.md, "Figures behind design choices").
         let code = String(status.code)
         var length = "HTTP/1.1 ".utf8.count + code.utf8.count + 1 + status.reasonPhrase.utf8.count + 2 + 2
         var stampsDate = stamp != nil

@@ -7,10 +7,10 @@ extension HTTPFields {
     /// authority): the same names, raw and canonical, the same values, in the same order, and a
     /// name that is not a token dropped.
     ///
-    /// A name a client sends on most requests, spelt as `KnownFieldNames` has it, is not
-    /// validated and lowercased again: that conversion lowercased every name twice, a third of its
-    /// cost, and a lowercased copy compares with the server's own names byte by byte where the
-    /// same string compares at once (issue 19).
+    /// A name a client sends on most requests, spelt as `KnownFieldNames` has it, is not validated
+    /// and lowercased again: that conversion lowercased every name twice, a large part of its cost,
+    /// and a lowercased copy compares with the server's own names byte by byte where the same
+    /// string compares at once (docs/benchmarks.md, "Figures behind design choices").
     static func converting(_ headers: HTTPHeaders) -> (fields: HTTPFields, host: String?) {
         var fields = HTTPFields()
         fields.reserveCapacity(headers.count)

@@ -4,11 +4,12 @@ import Synchronization
 /// The deadlines of the requests in progress on one listener, checked by one timer a few times a
 /// second, rather than a timer per request.
 ///
-/// Arming and cancelling a NIO timer from the thread a request runs on takes the event loop's
-/// lock and wakes the loop twice (each request's `scheduleTask` and `cancel`), which was 6% of a
-/// read by id. Here a request registers its deadline in a dictionary and removes it when done;
-/// the timer runs only while some request is in progress. The price is precision: a request is
-/// stopped up to one `tick` after its deadline, on limits counted in whole seconds.
+/// Arming and cancelling a NIO timer from the thread a request runs on takes the event loop's lock
+/// and wakes the loop twice (each request's `scheduleTask` and `cancel`), a measurable share of a
+/// read by id (docs/benchmarks.md, "Figures behind design choices"). Here a request registers its
+/// deadline in a dictionary and removes it when done; the timer runs only while some request is in
+/// progress. The price is precision: a request is stopped up to one `tick` after its deadline, on
+/// limits counted in whole seconds.
 final class RequestDeadlines: Sendable {
     private struct Entry {
         let deadline: NIODeadline

@@ -15,7 +15,8 @@ enum APIVersion {
         while index + keyword.count <= bytes.count {
             defer { index += 1 }
             // The first byte alone turns most positions down (a word-by-word comparison at each
-            // of the 34 positions of the SDKs' header cost 700 instructions a request).
+            // position of the SDKs' header cost far more: docs/benchmarks.md, "Figures behind
+            // design choices").
             guard bytes[index] == UInt8(ascii: "v"), keyword.indices.allSatisfy({ bytes[index + $0] == keyword[$0] }) else { continue }
             var cursor = index + keyword.count
             while cursor < bytes.count, bytes[cursor] == UInt8(ascii: " ") || bytes[cursor] == UInt8(ascii: "\t") { cursor += 1 }

@@ -5,9 +5,10 @@ extension HTTPFields {
     /// name, combined as HTTP combines them (`; ` between cookies, `, ` otherwise); nil when the
     /// request has none.
     ///
-    /// Written out because the subscript joins the values with a generic `joined(separator:)`
-    /// even when there is only one, which the headers read on every request (`Accept` twice,
-    /// `Authorization`, `Cookie`, …) made 0.8% of a trivial request's CPU (issue 19).
+    /// Written out because the subscript joins the values with a generic `joined(separator:)` even
+    /// when there is only one, which the headers read on every request (`Accept` twice,
+    /// `Authorization`, `Cookie`, …) made a measurable share of a trivial request's CPU
+    /// (docs/benchmarks.md, "Figures behind design choices").
     func value(of name: HTTPField.Name) -> String? {
         var combined: String?
         for field in self where field.name == name {

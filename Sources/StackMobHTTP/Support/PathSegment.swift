@@ -6,7 +6,8 @@ enum PathSegment {
     /// form-encodes the last segment, while JS and iOS always send a real `+` as `%2B`.
     static func decode(_ raw: some StringProtocol, plusAsSpace: Bool = false) throws(RequestError) -> String {
         // Most segments (schema names, generated ids) have nothing to decode: the text as it is,
-        // without the byte array and the validation (900 instructions a segment; issue 19).
+        // without the byte array and the validation (docs/benchmarks.md, "Figures behind design
+        // choices").
         if !raw.utf8.contains(where: { $0 == UInt8(ascii: "%") || ($0 == UInt8(ascii: "+") && plusAsSpace) }) {
             return String(raw)
         }

@@ -7,9 +7,9 @@ import Testing
     import Glibc
 #endif
 
-/// What the server writes is its own user's alone: directories 0700, files 0600 (README, "Data at
-/// rest"): the data directory, the databases and their -wal and -shm files, keys, the seal key,
-/// uploaded files, backups and exports.
+/// What the server writes is its own user's alone: directories 0700, files 0600
+/// (docs/operations.md, "Data at rest"): the data directory, the databases and their -wal and
+/// -shm files, keys, the seal key, uploaded files, backups and exports.
 @Suite("Data at rest: file modes")
 struct DataDirectoryModeTests {
     /// The binary with fixed development keys (the client needs them) and generated production

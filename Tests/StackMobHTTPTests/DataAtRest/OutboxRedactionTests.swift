@@ -4,7 +4,7 @@ import StackMobTestSupport
 import Testing
 
 /// The mail outbox (no SMTP configured) keeps a usable temporary password in development only
-/// (README, "Mail").
+/// (docs/guide.md, "Mail").
 @Suite("Data at rest: the production outbox")
 struct OutboxRedactionTests {
     @Test("production's outbox keeps no usable temporary password; development's keeps it for the developer")

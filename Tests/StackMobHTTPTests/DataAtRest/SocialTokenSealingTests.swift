@@ -4,7 +4,7 @@ import StackMobTestSupport
 import Testing
 
 /// The social providers' tokens outlive the session that stored them, so they are kept sealed
-/// with the server's `seal.key`, not hashed (README, "Data at rest").
+/// with the server's `seal.key`, not hashed (docs/operations.md, "Data at rest").
 @Suite("Data at rest: social provider tokens")
 struct SocialTokenSealingTests {
     /// The stand-ins and a server calling them, on `directory`, as `SocialProviderStub.run` does.

@@ -5,7 +5,7 @@ import Testing
 
 /// A private key passes every ACL, and logs are kept and shipped: the server prints development's
 /// once, at the start that generates it, and production's never; `keys` shows them on request
-/// (README, "Keys").
+/// (docs/operations.md, "Keys").
 @Suite("Secrets in logs: API keys")
 struct KeysCommandTests {
     static let environment = ["STACKMOB_PUSH__PORT": "0", "STACKMOB_PASSWORDS__PBKDF2_ROUNDS": "1000"]

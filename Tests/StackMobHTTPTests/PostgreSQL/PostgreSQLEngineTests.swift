@@ -9,7 +9,7 @@ import StackMobTestSupport
 import Testing
 
 /// What only the PostgreSQL engine has: its query plans, and how it fails to start. The rest of
-/// the suite runs on it too (README, the test command's second run).
+/// the suite runs on it too (the `postgresql` tier of scripts/test.sh, docs/testing.md).
 @Suite("PostgreSQL engine")
 struct PostgreSQLEngineTests {
     static let enabled = TestServer.postgreSQLURL != nil
