@@ -16,7 +16,7 @@ struct BackupCommand: AsyncParsableCommand {
         let kind = try DataOptions.environment(env, option: "--env")
         let configuration = try data.load()
         guard configuration.storage.engine == .sqlite else {
-            throw ValidationError("backup copies SQLite files; on PostgreSQL use pg_dump or base backups (README, Backups and restore)")
+            throw ValidationError("backup copies SQLite files; on PostgreSQL use pg_dump or base backups (docs/operations.md, Backups and restore)")
         }
         let check = try await DataOptions.reportingTransferErrors { try BackupTool.backup(configuration: configuration, environment: kind, to: out) }
         print("Backed up \(kind.rawValue) to \(out) (integrity check: \(check)).")
@@ -34,7 +34,7 @@ struct RestoreCommand: AsyncParsableCommand {
         let kind = try DataOptions.environment(env, option: "--env")
         let configuration = try data.load()
         guard configuration.storage.engine == .sqlite else {
-            throw ValidationError("restore puts back SQLite files; on PostgreSQL use pg_restore (README, Backups and restore)")
+            throw ValidationError("restore puts back SQLite files; on PostgreSQL use pg_restore (docs/operations.md, Backups and restore)")
         }
         let kept = try await DataOptions.reportingTransferErrors {
             try BackupTool.restore(configuration: configuration, environment: kind, from: from)
