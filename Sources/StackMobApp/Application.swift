@@ -13,7 +13,7 @@ import StackMobMail
 /// `buildHTTPApplication`, which builds the backend, the routers and the listeners.
 /// The parameters are `buildHTTPApplication`'s.
 public func buildApplication(
-    configuration: ServerConfiguration, clock: any ServerClock = SystemClock(), logger: Logger,
+    configuration: StackMobConfiguration, clock: any ServerClock = SystemClock(), logger: Logger,
     metrics: ServerMetrics = ServerMetrics(),
     onPushServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     onHTML5ServerRunning: @escaping @Sendable (EnvironmentKind, Int) async -> Void = { _, _ in },

@@ -7,7 +7,7 @@ import StackMobMigrations
 /// one transaction under an advisory lock of the schema: instances starting together migrate one at a time,
 /// and a failed migration leaves nothing half applied.
 enum PostgresMigrator {
-    static func migrate(_ database: PostgresDatabase, schema: String, migrations: [(name: String, sql: String)]) async throws {
+    static func migrate(_ database: PostgresPool, schema: String, migrations: [(name: String, sql: String)]) async throws {
         try await database.writeTransaction { connection in
             // One lock per environment schema: other databases' and schemas' migrations run alongside.
             try await database.execute(

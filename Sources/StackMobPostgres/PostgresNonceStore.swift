@@ -4,7 +4,7 @@ import StackMobCore
 /// instance is refused too. Expired entries are deleted by the writes that find them in the way,
 /// and by the sweep.
 public struct PostgresNonceStore: NonceStore {
-    let database: PostgresDatabase
+    let database: PostgresPool
 
     public func record(token: String, ts: Int64, nonce: String, mac: String, expiresAt: Int64, now: Int64) async throws -> Bool {
         let key = "\(token)\n\(ts)\n\(nonce)\n\(mac)"

@@ -3,7 +3,7 @@ import StackMobCore
 
 /// Operator accounts, sessions and the audit log in the production environment's schema.
 public struct PostgresOperatorStorage: OperatorStorage {
-    let database: PostgresDatabase
+    let database: PostgresPool
 
     @discardableResult
     private func run(_ sql: String, _ values: [StoredValue], on connection: PostgresConnection? = nil) async throws -> [PostgresRow] {

@@ -6,7 +6,7 @@ import StackMobCore
 /// database, due deliveries are claimed with `FOR UPDATE SKIP LOCKED`, so each is handed to one
 /// instance only.
 public struct PostgresPushStore: PushStore {
-    let database: PostgresDatabase
+    let database: PostgresPool
 
     @discardableResult
     private func run(_ sql: String, _ values: [StoredValue], on connection: PostgresConnection? = nil) async throws -> [PostgresRow] {

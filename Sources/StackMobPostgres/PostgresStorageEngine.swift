@@ -6,13 +6,13 @@ import Synchronization
 /// The PostgreSQL storage engine: one environment in one PostgreSQL schema, one table per user
 /// schema, shared by any number of server instances.
 public final class PostgresStorageEngine: StorageEngine {
-    let database: PostgresDatabase
+    let database: PostgresPool
     private let registry: SchemaRegistry
     private let indexes: IndexPlan
     /// The `_sm_schema_version` this instance's registry reflects.
     private let loadedSchemaVersion = Mutex<Int64>(-1)
 
-    init(database: PostgresDatabase, registry: SchemaRegistry, indexes: [String: [[String]]]) async throws {
+    init(database: PostgresPool, registry: SchemaRegistry, indexes: [String: [[String]]]) async throws {
         self.database = database
         self.registry = registry
         // What the configuration and deploys asked for, then what exists (another instance's
@@ -162,7 +162,7 @@ public final class PostgresStorageEngine: StorageEngine {
     }
 
     /// What deploys and the admin API recorded in `_sm_schema_settings`.
-    private static func recordedSettings(_ database: PostgresDatabase) async throws -> StoredSchemaSettings {
+    private static func recordedSettings(_ database: PostgresPool) async throws -> StoredSchemaSettings {
         var settings = StoredSchemaSettings()
         for row in try await database.execute(PostgresStatement("SELECT schema, permissions, indexes FROM _sm_schema_settings")) {
             let (schema, permissionsText, indexesText) = try row.decode((String, String?, String).self)

@@ -23,7 +23,7 @@ public struct PostgresStorageProvider: StorageProvider {
         -> EnvironmentStorage
     {
         let schema = settings.schemaName(for: environment)
-        let database = try PostgresDatabase(settings: settings, schema: schema, logger: logger)
+        let database = try PostgresPool(settings: settings, schema: schema, logger: logger)
         do {
             try await withDeadline(seconds: settings.connectTimeoutSeconds) {
                 try await PostgresMigrator.migrate(database, schema: schema, migrations: PostgreSQLMigrations.all)

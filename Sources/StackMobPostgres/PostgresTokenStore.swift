@@ -3,7 +3,7 @@ import StackMobCore
 
 /// `TokenStore` on the environment's PostgreSQL schema: the same tables as on SQLite.
 public struct PostgresTokenStore: TokenStore {
-    let database: PostgresDatabase
+    let database: PostgresPool
 
     @discardableResult
     func run(_ sql: String, _ values: [StoredValue]) async throws -> [PostgresRow] {

@@ -9,7 +9,7 @@ import Synchronization
 /// task at a time.
 struct PostgresTransaction: StorageWriter, @unchecked Sendable {
     let connection: PostgresConnection
-    let database: PostgresDatabase
+    let database: PostgresPool
     let registry: SchemaRegistry
     let indexes: IndexPlan
     /// In a write, objects read are locked (`FOR UPDATE`) until the commit, so that a

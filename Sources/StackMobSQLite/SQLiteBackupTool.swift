@@ -6,13 +6,13 @@ import Foundation
 /// deployments use pg_dump or point-in-time recovery.
 public enum BackupTool {
     /// The database file of an environment.
-    public static func databasePath(configuration: ServerConfiguration, environment: EnvironmentKind) -> String {
+    public static func databasePath(configuration: StackMobConfiguration, environment: EnvironmentKind) -> String {
         (configuration.dataDirectory as NSString).appendingPathComponent("\(environment.rawValue).sqlite")
     }
 
     /// A consistent copy of an environment's database into `target`, while a server may be
     /// serving writes from another process. Returns the copy's integrity check ("ok").
-    public static func backup(configuration: ServerConfiguration, environment: EnvironmentKind, to target: String) throws -> String {
+    public static func backup(configuration: StackMobConfiguration, environment: EnvironmentKind, to target: String) throws -> String {
         let source = databasePath(configuration: configuration, environment: environment)
         guard FileManager.default.fileExists(atPath: source) else { throw TransferError.unreadable(file: source) }
         guard !FileManager.default.fileExists(atPath: target) else { throw TransferError.exists(target) }
@@ -24,7 +24,7 @@ public enum BackupTool {
     /// database (with its `-wal` and `-shm` files, which may hold its last commits) is kept
     /// beside it as `<env>.sqlite.before-restore-<ms>`. Refuses a copy that fails
     /// `PRAGMA integrity_check`, and a database another process (a running server) has open.
-    public static func restore(configuration: ServerConfiguration, environment: EnvironmentKind, from backup: String) throws -> String? {
+    public static func restore(configuration: StackMobConfiguration, environment: EnvironmentKind, from backup: String) throws -> String? {
         let manager = FileManager.default
         guard manager.fileExists(atPath: backup) else { throw TransferError.unreadable(file: backup) }
         let check = try SQLiteStorageEngine.integrityCheck(databaseAt: backup)

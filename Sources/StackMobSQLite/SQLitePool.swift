@@ -52,13 +52,11 @@ final class SQLitePool: Sendable {
     /// `SQLiteInlineConnection.period` steps of SQLite's virtual machine: 100,000 steps, about a
     /// millisecond here, which is as long as a loop's other connections should wait. The API's
     /// common reads take far fewer: a page of 20 with its total of 1,000 about 3,400 steps, a
-    /// page of the newest of 100,000 with its total 2,100, a read by id a few dozen; a page of
-    /// 20 expanded two levels deep fits too, and a budget of 40,000 steps, which it did not,
-    /// cost it a third of its rate (docs/benchmarks.md, "Memory that returns"). A read that
+    /// page of the newest of 100,000 with its total 2,100, a read by id a few dozen. A read that
     /// goes over is stopped and run again through GRDB's pool, its millisecond lost. Steps, not
     /// time: counting a whole table (`COUNT(*)` without a filter) is one step, though SQLite
-    /// reads the table's smallest index to the end for it, so such a read never starts on the
-    /// calling thread (`SQLiteTransaction.fetchObjects`).
+    /// reads the table's smallest index to the end for it, so such a read starts on the calling
+    /// thread only for a small table (`SQLiteTransaction.fetchObjects`).
     static let inlineStepLimit = 100
 
     /// On the calling thread, when the caller's task prefers an executor of its own (an HTTP

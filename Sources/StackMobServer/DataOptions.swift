@@ -11,7 +11,7 @@ struct DataOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "Data directory (default: from the configuration, ./stackmob-data).")
     var dataDirectory: String?
 
-    func load() throws -> ServerConfiguration {
+    func load() throws -> StackMobConfiguration {
         do {
             var configuration = try ConfigurationLoader.load(file: configFile, environment: ProcessInfo.processInfo.environment)
             if let dataDirectory { configuration.dataDirectory = dataDirectory }

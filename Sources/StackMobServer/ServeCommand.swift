@@ -34,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
-        let configuration: ServerConfiguration
+        let configuration: StackMobConfiguration
         let ignoredVariables: [String]
         do {
             (configuration, ignoredVariables) = try loadConfiguration()
@@ -71,7 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    private func loadConfiguration() throws -> (ServerConfiguration, ignoredVariables: [String]) {
+    private func loadConfiguration() throws -> (StackMobConfiguration, ignoredVariables: [String]) {
         let loaded = try ConfigurationLoader.loadReportingIgnored(file: configFile, environment: ProcessInfo.processInfo.environment)
         var configuration = loaded.configuration
         if let host { configuration.host = host }
@@ -82,8 +82,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let dataDirectory { configuration.dataDirectory = dataDirectory }
         if let fixtures { configuration.fixturesFile = fixtures }
         if let logLevel {
-            guard let level = ServerConfiguration.LogLevel(rawValue: logLevel.lowercased()) else {
-                throw ConfigurationError(key: "--log-level", "must be one of \(ServerConfiguration.LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let level = StackMobConfiguration.LogLevel(rawValue: logLevel.lowercased()) else {
+                throw ConfigurationError(key: "--log-level", "must be one of \(StackMobConfiguration.LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             configuration.logLevel = level
         }

@@ -8,7 +8,7 @@ struct CORSTests {
     static let allowed = "https://app.example.com"
     static let refused = "https://evil.example.net"
 
-    static func configure(_ configuration: inout ServerConfiguration) {
+    static func configure(_ configuration: inout StackMobConfiguration) {
         configuration.production.corsAllowedOrigins = [allowed]
     }
 

@@ -42,7 +42,7 @@ struct CustomCodeTests {
 
     /// Runs the webhook server and the StackMob server configured with its methods.
     static func run(
-        clock: any ServerClock = SystemClock(), configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        clock: any ServerClock = SystemClock(), configure: @escaping @Sendable (inout StackMobConfiguration) -> Void = { _ in },
         logger: Logger = TestServer.quietLogger, _ body: @escaping @Sendable (StackMobClient) async throws -> Void
     ) async throws {
         try await webhookApp().test(.live) { hook in

@@ -47,7 +47,7 @@ struct OAuth1Tests {
 
     /// These tests read `todo` before writing it: declared, it answers `[]` instead of the 404
     /// of an unknown name (§10.4).
-    static func declareTodo(_ configuration: inout ServerConfiguration) {
+    static func declareTodo(_ configuration: inout StackMobConfiguration) {
         configuration.development.schemas = ["todo": SchemaDeclaration(name: "todo")]
     }
 

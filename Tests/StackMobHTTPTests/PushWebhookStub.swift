@@ -47,7 +47,7 @@ enum PushWebhookStub {
     }
 
     /// Every token type delivered through the webhook, polled every 20 ms, retried after 1 s.
-    static func configure(_ configuration: inout ServerConfiguration, url: String) {
+    static func configure(_ configuration: inout StackMobConfiguration, url: String) {
         for kind in EnvironmentKind.allCases {
             var push = configuration.settings(for: kind).push
             push.webhookURL = url
@@ -64,7 +64,7 @@ enum PushWebhookStub {
     /// Runs the stub and a server delivering to it; `body` gets a client on the push host.
     static func run(
         recorder: PushWebhookRecorder, clock: any ServerClock = SystemClock(), logger: Logger = TestServer.quietLogger,
-        configure extra: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        configure extra: @escaping @Sendable (inout StackMobConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (StackMobClient, StackMobClient) async throws -> Void
     ) async throws {
         try await app(recorder).test(.live) { hook in

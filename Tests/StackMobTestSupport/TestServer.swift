@@ -15,8 +15,8 @@ public enum TestServer {
 
     /// A configuration with fixed keys and a cheap password hash (tests create many users; the
     /// production round count is covered by its own test).
-    public static func configuration(dataDirectory: String) -> ServerConfiguration {
-        var configuration = ServerConfiguration()
+    public static func configuration(dataDirectory: String) -> StackMobConfiguration {
+        var configuration = StackMobConfiguration()
         configuration.dataDirectory = dataDirectory
         configuration.port = 0
         // Parallel tests must not fight over the push host's default port.
@@ -62,14 +62,14 @@ public enum TestServer {
     }
 
     /// The storage the configuration names, as the executable opens it (admin tasks in tests).
-    public static func storage(_ configuration: ServerConfiguration) throws -> any StorageProvider {
+    public static func storage(_ configuration: StackMobConfiguration) throws -> any StorageProvider {
         try StorageSelection.provider(for: configuration, logger: quietLogger)
     }
 
     /// Starts the server on a new temporary data directory, hands `body` a client, stops the
     /// server and removes the directory.
     public static func run<Value: Sendable>(
-        configure: (inout ServerConfiguration) -> Void = { _ in },
+        configure: (inout StackMobConfiguration) -> Void = { _ in },
         clock: any ServerClock = SystemClock(),
         logger: Logger = quietLogger,
         _ body: @Sendable (StackMobClient) async throws -> Value
@@ -83,7 +83,7 @@ public enum TestServer {
 
     /// Starts the server with exactly `configuration` (used to restart on the same directory).
     public static func run<Value: Sendable>(
-        configuration: ServerConfiguration,
+        configuration: StackMobConfiguration,
         clock: any ServerClock = SystemClock(),
         logger: Logger = quietLogger,
         _ body: @Sendable (StackMobClient) async throws -> Value

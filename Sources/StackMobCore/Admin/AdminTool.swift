@@ -4,7 +4,7 @@ import Logging
 /// and creates an operator account in the production database.
 public enum AdminTool {
     public static func addOperator(
-        configuration: ServerConfiguration, storage: any StorageProvider, name: String, password: String, logger: Logger
+        configuration: StackMobConfiguration, storage: any StorageProvider, name: String, password: String, logger: Logger
     ) async throws {
         try await Backend.withOpened(configuration, storage: storage, logger: logger) { backend in
             try await backend.operators.add(name: name, password: password)

@@ -1,6 +1,6 @@
 /// The operator's keys: `fixtures`, `backups.*`, `monitoring.*`, `logging.format`, `admin.*`.
 extension ConfigurationDecoder {
-    func operations(into configuration: inout ServerConfiguration) throws {
+    func operations(into configuration: inout StackMobConfiguration) throws {
         if let admin = try section("admin") {
             configuration.admin = try admin.admin()
         }
@@ -26,7 +26,7 @@ extension ConfigurationDecoder {
         }
         if let logging = try section("logging") {
             try logging.refuseUnknownKeys(["format"])
-            configuration.logFormat = try logging.choice("format", ServerConfiguration.LogFormat.self) ?? configuration.logFormat
+            configuration.logFormat = try logging.choice("format", StackMobConfiguration.LogFormat.self) ?? configuration.logFormat
         }
     }
 

@@ -1,18 +1,18 @@
 import Foundation
 
-/// Reads a configuration tree into `ServerConfiguration`, checking every value and refusing
+/// Reads a configuration tree into `StackMobConfiguration`, checking every value and refusing
 /// unknown keys (a misspelt key would otherwise be silently ignored).
 struct ConfigurationDecoder {
     private let tree: JSONObject
     private let path: [String]
 
-    static func decode(_ tree: JSONObject) throws -> ServerConfiguration {
+    static func decode(_ tree: JSONObject) throws -> StackMobConfiguration {
         let root = ConfigurationDecoder(tree: tree, path: [])
         try root.refuseUnknownKeys([
             "app_name", "listen", "data_dir", "log_level", "limits", "storage", "passwords", "environments", "mail", "files",
             "custom_code", "push", "html5", "fixtures", "backups", "monitoring", "logging", "admin",
         ])
-        var configuration = ServerConfiguration()
+        var configuration = StackMobConfiguration()
         configuration.appName = try root.string("app_name") ?? configuration.appName
         if let listen = try root.section("listen") {
             try listen.refuseUnknownKeys(["host", "port", "trusted_proxies"])
@@ -21,7 +21,7 @@ struct ConfigurationDecoder {
             configuration.trustedProxies = try listen.trustedProxies() ?? configuration.trustedProxies
         }
         configuration.dataDirectory = try root.string("data_dir") ?? configuration.dataDirectory
-        configuration.logLevel = try root.choice("log_level", ServerConfiguration.LogLevel.self) ?? configuration.logLevel
+        configuration.logLevel = try root.choice("log_level", StackMobConfiguration.LogLevel.self) ?? configuration.logLevel
         if let limits = try root.section("limits") {
             try limits.refuseUnknownKeys([
                 "max_body_bytes", "max_expanded_response_bytes", "idle_timeout_seconds", "header_timeout_seconds", "body_timeout_seconds", "request_timeout_seconds",

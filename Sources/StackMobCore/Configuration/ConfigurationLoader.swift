@@ -18,11 +18,11 @@ public enum ConfigurationLoader {
     /// The configuration, and the `STACKMOB_…` variables left out because they name no key
     /// (sorted; the caller warns about each once).
     public struct Loaded: Sendable {
-        public let configuration: ServerConfiguration
+        public let configuration: StackMobConfiguration
         public let ignoredVariables: [String]
     }
 
-    public static func load(file: String?, environment: [String: String]) throws -> ServerConfiguration {
+    public static func load(file: String?, environment: [String: String]) throws -> StackMobConfiguration {
         try loadReportingIgnored(file: file, environment: environment).configuration
     }
 

@@ -1,6 +1,6 @@
 /// Checks of the `html5` keys: ports that cannot collide, host patterns that can match.
 extension ConfigurationValidator {
-    static func validateHTML5(_ configuration: ServerConfiguration) throws {
+    static func validateHTML5(_ configuration: StackMobConfiguration) throws {
         var taken: [(port: Int, key: String)] = [(configuration.port, "listen.port")]
         if configuration.push.listen { taken.append((configuration.push.port, "push.port")) }
         var hostOwners: [String: String] = [:]

@@ -2,7 +2,7 @@ import Foundation
 
 /// Checks of the operator's keys that span several keys.
 extension ConfigurationValidator {
-    static func validateOperations(_ configuration: ServerConfiguration) throws {
+    static func validateOperations(_ configuration: StackMobConfiguration) throws {
         var taken = [(configuration.port, "listen.port")]
         if configuration.push.listen { taken.append((configuration.push.port, "push.port")) }
         for kind in EnvironmentKind.allCases where configuration.html5.site(for: kind).listen {

@@ -3,7 +3,7 @@ import Foundation
 
 /// Checks of the push keys: every sender a token type uses must be fully configured.
 extension ConfigurationValidator {
-    static func validatePush(_ configuration: ServerConfiguration) throws {
+    static func validatePush(_ configuration: StackMobConfiguration) throws {
         if configuration.push.delivery.initialBackoffSeconds > configuration.push.delivery.maxBackoffSeconds {
             throw ConfigurationError(key: "push.delivery.initial_backoff_seconds", "must not exceed push.delivery.max_backoff_seconds")
         }

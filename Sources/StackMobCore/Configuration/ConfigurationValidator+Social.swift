@@ -2,7 +2,7 @@ import Foundation
 
 /// Checks of the social keys: base URLs a client can call, a Gigya secret Gigya could have issued.
 extension ConfigurationValidator {
-    static func validateSocial(_ configuration: ServerConfiguration) throws {
+    static func validateSocial(_ configuration: StackMobConfiguration) throws {
         for kind in EnvironmentKind.allCases {
             let prefix = "environments.\(kind.rawValue).social"
             let social = configuration.settings(for: kind).social

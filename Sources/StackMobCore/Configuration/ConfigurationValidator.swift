@@ -1,5 +1,5 @@
 /// Checks that hold across keys, after every value was read.
-extension ServerConfiguration {
+extension StackMobConfiguration {
     /// Checks the whole configuration; the loader calls it, and so must anyone who changes a
     /// loaded configuration (command-line flags).
     public func validate() throws {
@@ -8,7 +8,7 @@ extension ServerConfiguration {
 }
 
 enum ConfigurationValidator {
-    static func validate(_ configuration: ServerConfiguration) throws {
+    static func validate(_ configuration: StackMobConfiguration) throws {
         if configuration.appName.isEmpty {
             throw ConfigurationError(key: "app_name", "must not be empty")
         }

@@ -3,7 +3,7 @@ import Logging
 
 /// Everything the server serves: both environments, opened from the configuration.
 public struct Backend: Sendable {
-    public let configuration: ServerConfiguration
+    public let configuration: StackMobConfiguration
     public let development: AppEnvironment
     public let production: AppEnvironment
     /// The environments whose keys this start generated (and wrote to `keys.json`): the only
@@ -43,7 +43,7 @@ public struct Backend: Sendable {
     /// engine), resolves the keys, opens each environment's storage (applying migrations) and
     /// loads the schema registries.
     public static func open(
-        _ configuration: ServerConfiguration, storage provider: any StorageProvider, clock: any ServerClock = SystemClock(),
+        _ configuration: StackMobConfiguration, storage provider: any StorageProvider, clock: any ServerClock = SystemClock(),
         mailer: (any Mailer)? = nil, fileStore: (any FileStore)? = nil,
         instrument: @Sendable (EnvironmentKind, any StorageEngine) -> any StorageEngine = { $1 }, logger: Logger
     ) async throws -> Backend {

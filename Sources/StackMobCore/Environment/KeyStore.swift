@@ -11,7 +11,7 @@ public struct KeyStore: Sendable {
 
     /// The keys for every environment: configured keys win, then stored ones, then new ones.
     /// Returns the keys and which environments had keys generated just now.
-    public func resolve(_ configuration: ServerConfiguration) throws -> (keys: [EnvironmentKind: AppKeys], generated: [EnvironmentKind]) {
+    public func resolve(_ configuration: StackMobConfiguration) throws -> (keys: [EnvironmentKind: AppKeys], generated: [EnvironmentKind]) {
         var stored = try load()
         var keys: [EnvironmentKind: AppKeys] = [:]
         var generated: [EnvironmentKind] = []
@@ -36,7 +36,7 @@ public struct KeyStore: Sendable {
 
     /// The keys in force, without generating any: configured keys, then stored ones; an
     /// environment with neither (no start yet) is missing. For `stackmob-server keys`.
-    public func current(_ configuration: ServerConfiguration) throws -> [EnvironmentKind: AppKeys] {
+    public func current(_ configuration: StackMobConfiguration) throws -> [EnvironmentKind: AppKeys] {
         let stored = try load()
         var keys: [EnvironmentKind: AppKeys] = [:]
         for kind in EnvironmentKind.allCases {

@@ -22,7 +22,7 @@ public struct HTML5Deployments: Sendable {
         self.keepVersions = max(1, keepVersions)
     }
 
-    public init(configuration: ServerConfiguration) {
+    public init(configuration: StackMobConfiguration) {
         self.init(dataDirectory: configuration.dataDirectory, keepVersions: configuration.html5.keepVersions)
     }
 

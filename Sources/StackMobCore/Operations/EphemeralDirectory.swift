@@ -14,7 +14,7 @@ public struct EphemeralDirectory: Sendable {
     /// since nothing here outlives the process anyway.
     /// Ephemeral data is SQLite's whatever the configuration names: a throw-away server must
     /// leave nothing behind, and a shared database is the opposite of throw-away.
-    public func apply(to configuration: inout ServerConfiguration) {
+    public func apply(to configuration: inout StackMobConfiguration) {
         configuration.dataDirectory = path
         configuration.ephemeral = true
         configuration.storage.engine = .sqlite

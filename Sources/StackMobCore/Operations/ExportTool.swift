@@ -21,7 +21,7 @@ public enum ExportTool {
     }
 
     public static func export(
-        configuration: ServerConfiguration, storage: any StorageProvider, environment kind: EnvironmentKind, to directory: String,
+        configuration: StackMobConfiguration, storage: any StorageProvider, environment kind: EnvironmentKind, to directory: String,
         includeFiles: Bool, logger: Logger
     ) async throws -> Summary {
         let manager = FileManager.default

@@ -17,7 +17,7 @@ public enum ImportTool {
 
     /// `progress(done, total)` is called as objects are written.
     public static func importDirectory(
-        _ directory: String, configuration: ServerConfiguration, storage: any StorageProvider, environment kind: EnvironmentKind, logger: Logger,
+        _ directory: String, configuration: StackMobConfiguration, storage: any StorageProvider, environment kind: EnvironmentKind, logger: Logger,
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) async throws -> Summary {
         let manifest = try readJSON("\(directory)/manifest.json", name: "manifest.json")

@@ -12,7 +12,7 @@ public enum SchemaTool {
     }
 
     public static func export(
-        configuration: ServerConfiguration, storage: any StorageProvider, environment: EnvironmentKind, logger: Logger
+        configuration: StackMobConfiguration, storage: any StorageProvider, environment: EnvironmentKind, logger: Logger
     ) async throws -> String {
         try await Backend.withOpened(configuration, storage: storage, logger: logger) { backend in
             JSONWriter.pretty(SchemaDeclaration.document(try await backend.environment(environment).datastore.declarations()))
@@ -23,7 +23,7 @@ public enum SchemaTool {
     /// transaction). `drop` also drops what the target holds and the source does not declare,
     /// after copying the target's database to `<data_dir>/backups/` (answered as `backup`).
     public static func plan(
-        configuration: ServerConfiguration, storage: any StorageProvider, from source: Source, to target: EnvironmentKind, apply: Bool,
+        configuration: StackMobConfiguration, storage: any StorageProvider, from source: Source, to target: EnvironmentKind, apply: Bool,
         drop: Bool = false, logger: Logger
     ) async throws -> (plan: SchemaPlan, drop: DropOutcome?) {
         try await Backend.withOpened(configuration, storage: storage, logger: logger) { backend in

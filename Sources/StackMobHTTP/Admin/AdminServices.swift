@@ -7,7 +7,7 @@ import StackMobCore
 /// `admin.host` (loopback by default), apart from the API port that faces the internet with a
 /// key every app ships. None without `admin.port`.
 func makeAdminServices(
-    admin: AdminMiddleware, configuration: ServerConfiguration, clock: any ServerClock, logger: Logger,
+    admin: AdminMiddleware, configuration: StackMobConfiguration, clock: any ServerClock, logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void
 ) -> [any Service] {
     guard let port = configuration.admin.port else { return [] }

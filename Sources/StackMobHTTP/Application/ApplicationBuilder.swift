@@ -20,7 +20,7 @@ import StackMobCore
 /// - Parameter onAdminServerRunning: the operator listener's port (`admin.port`).
 /// - Parameter routeLog: receives every route the API port registers (`buildRouter`).
 public func buildHTTPApplication(
-    configuration: ServerConfiguration, storage: any StorageProvider, mailer: (any Mailer)?,
+    configuration: StackMobConfiguration, storage: any StorageProvider, mailer: (any Mailer)?,
     engineServices: @Sendable (Backend) -> [any Service] = { _ in [] },
     clock: any ServerClock = SystemClock(), logger: Logger,
     metrics: ServerMetrics = ServerMetrics(),
@@ -118,10 +118,10 @@ func buildRouter(
     RelationsController(maxBodyBytes: limits.maxBodyBytes, maxExpandedResponseBytes: limits.maxExpandedResponseBytes).addRoutes(to: routes)
     return builder.build(
         front: FrontMiddleware(
-            metrics: MetricsMiddleware(metrics: metrics), headers: ServerHeadersMiddleware(clock: clock),
+            metrics: RequestMetricsMiddleware(metrics: metrics), headers: ServerHeadersMiddleware(clock: clock),
             monitoring: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: false),
             admin: admin, push: PushHostMiddleware(push: push.buildResponder()),
-            html5: HTML5HostMiddleware(sites: html5), cors: CORSMiddleware(backend: backend),
+            html5: HTML5HostMiddleware(sites: html5), cors: CORSPolicyMiddleware(backend: backend),
             files: files.map { FilesMiddleware(store: $0, origin: fileOrigin, sites: html5.map(\.settings)) }),
         caller: CallerMiddleware(
             authentication: AuthenticationMiddleware(backend: backend, clock: clock),
@@ -152,7 +152,7 @@ private func logKeys(of backend: Backend, logger: Logger) {
 }
 
 /// The configured file store for binary fields; nil = the local directory (`Backend.open`).
-private func makeFileStore(_ configuration: ServerConfiguration, client: WebhookClient) -> (any FileStore)? {
+private func makeFileStore(_ configuration: StackMobConfiguration, client: WebhookClient) -> (any FileStore)? {
     switch configuration.files.store {
     case .local: return nil
     case .s3: return configuration.files.s3.map { S3FileStore(settings: $0, client: client.client) }

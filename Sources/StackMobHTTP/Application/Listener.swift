@@ -8,7 +8,7 @@ import StackMobCore
 /// answering with `responder` over `HTTP1Connection`, with the server's connection limits and
 /// timeouts, which it counts and enforces on its own.
 func makeListener<Responder: HTTPResponder>(
-    responder: Responder, configuration: ServerConfiguration, clock: any ServerClock, address: BindAddress,
+    responder: Responder, configuration: StackMobConfiguration, clock: any ServerClock, address: BindAddress,
     services: [any Service] = [], onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }, logger: Logger
 ) -> Application<Responder> where Responder.Context == StackMobRequestContext {
     let connections = ConnectionCounter(
@@ -27,7 +27,7 @@ func makeListener<Responder: HTTPResponder>(
 /// them) tagged `sm.listener=<name>`, and once bound, `started` logged with its address and the
 /// port handed to `onServerRunning`.
 func makeOwnListener<Responder: HTTPResponder>(
-    _ name: String, responder: Responder, host: String, port: Int, configuration: ServerConfiguration, clock: any ServerClock,
+    _ name: String, responder: Responder, host: String, port: Int, configuration: StackMobConfiguration, clock: any ServerClock,
     logger: Logger, started: Logger.Message, onServerRunning: @escaping @Sendable (Int) async -> Void
 ) -> Application<Responder> where Responder.Context == StackMobRequestContext {
     var tagged = logger

@@ -6,7 +6,7 @@ import StackMobCore
 struct DatastoreController {
     let maxBodyBytes: Int
     /// `limits.max_expanded_response_bytes`.
-    var maxExpandedResponseBytes = ServerConfiguration().maxExpandedResponseBytes
+    var maxExpandedResponseBytes = StackMobConfiguration().maxExpandedResponseBytes
     /// Binary fields (§7); nil stores envelopes as plain strings.
     var fileStore: (any FileStore)? = nil
     var files = FileSettings()

@@ -7,7 +7,7 @@ import StackMobCore
 struct RelationsController {
     let maxBodyBytes: Int
     /// `limits.max_expanded_response_bytes`.
-    var maxExpandedResponseBytes = ServerConfiguration().maxExpandedResponseBytes
+    var maxExpandedResponseBytes = StackMobConfiguration().maxExpandedResponseBytes
 
     func addRoutes(to router: RecordingRouter<APIRouterBuilder>) {
         router.route(.post, "/:schema/:id/:field", createRelated)

@@ -12,7 +12,7 @@ struct UserController: Sendable {
     typealias Context = StackMobRequestContext
     let maxBodyBytes: Int
     /// `limits.max_expanded_response_bytes`.
-    var maxExpandedResponseBytes = ServerConfiguration().maxExpandedResponseBytes
+    var maxExpandedResponseBytes = StackMobConfiguration().maxExpandedResponseBytes
     /// Logins, refreshes and resets slow their guessers; forgot-password requests are limited apart.
     let attempts: SecretAttempts
 

@@ -8,11 +8,11 @@ import Synchronization
 /// another; a stored URL asked for on a site's port is redirected there (docs/security.md,
 /// "Uploaded files are inert").
 final class StoredFileOrigin: Sendable {
-    private let configuration: ServerConfiguration
+    private let configuration: StackMobConfiguration
     /// The API listener's port as bound (`listen.port` 0 picks one at start).
     private let boundPort: Mutex<Int>
 
-    init(configuration: ServerConfiguration) {
+    init(configuration: StackMobConfiguration) {
         self.configuration = configuration
         boundPort = Mutex(configuration.port)
     }

@@ -2,13 +2,13 @@ import Hummingbird
 
 /// What every request of the API port passes through before its route, credentials or not, in
 /// the order it meets them:
-/// 1. it is counted and timed (`MetricsMiddleware`), logged (`RequestLogMiddleware`), and its
+/// 1. it is counted and timed (`RequestMetricsMiddleware`), logged (`RequestLogMiddleware`), and its
 ///    response stamped with the server's time (`ServerHeadersMiddleware`);
 /// 2. the monitoring routes, the push host, the HTML5 sites and the admin API and console answer
 ///    their own requests (`MonitoringMiddleware`, `PushHostMiddleware`, `HTML5HostMiddleware`,
 ///    `AdminMiddleware`, the last on the API's own hosts only and unless `admin.on_api_port` is
 ///    false);
-/// 3. the rest is the API: cross-origin headers (`CORSMiddleware`), then every error as
+/// 3. the rest is the API: cross-origin headers (`CORSPolicyMiddleware`), then every error as
 ///    StackMob's JSON error (`ErrorMiddleware`), an unsupported transfer coding refused
 ///    (`TransferCodingMiddleware`), a target holding `%00` refused (`NULMiddleware`), stored
 ///    files (`FilesMiddleware`), an unknown route as StackMob's 404 (`NotFoundMiddleware`), and
@@ -21,14 +21,14 @@ import Hummingbird
 /// `APIRouter`.
 struct FrontMiddleware {
     typealias Context = StackMobRequestContext
-    let metrics: MetricsMiddleware
+    let metrics: RequestMetricsMiddleware
     let headers: ServerHeadersMiddleware
     let monitoring: MonitoringMiddleware
     /// The admin API and console; nil when `admin.on_api_port` is false.
     let admin: AdminMiddleware?
     let push: PushHostMiddleware
     let html5: HTML5HostMiddleware
-    let cors: CORSMiddleware
+    let cors: CORSPolicyMiddleware
     /// The local file store's downloads; nil when files live in S3.
     let files: FilesMiddleware?
 
@@ -58,7 +58,7 @@ struct FrontMiddleware {
         if let responder = push.responder(for: request) ?? html5.responder(for: request) ?? operatorSurface(for: request) {
             return try await responder.respond(to: request, context: context)
         }
-        guard CORSMiddleware.applies(to: request) else { return try await api(request, context: context, next: next) }
+        guard CORSPolicyMiddleware.applies(to: request) else { return try await api(request, context: context, next: next) }
         return try await cors.respond(to: request, context: context) { request, context in
             try await api(request, context: context, next: next)
         }

@@ -9,7 +9,7 @@ import StackMobCore
 public final class APNsClients: Service, Sendable {
     let clients: [EnvironmentKind: HTTPClient]
 
-    init(configuration: ServerConfiguration) throws {
+    init(configuration: StackMobConfiguration) throws {
         var clients: [EnvironmentKind: HTTPClient] = [:]
         for kind in EnvironmentKind.allCases {
             let push = configuration.settings(for: kind).push

@@ -29,7 +29,7 @@ struct HTTP1ConnectionSettings: Sendable {
     let requestIDs: RequestIDs
     let clock: any ServerClock
 
-    init(_ configuration: StackMobCore.ServerConfiguration, clock: any ServerClock, connections: ConnectionCounter) {
+    init(_ configuration: StackMobCore.StackMobConfiguration, clock: any ServerClock, connections: ConnectionCounter) {
         headTimeout = .seconds(Int64(configuration.headerTimeoutSeconds))
         newConnectionTimeout = .seconds(Int64(configuration.newConnectionTimeoutSeconds))
         bodyTimeout = .seconds(Int64(configuration.bodyTimeoutSeconds))

@@ -7,7 +7,7 @@ import Testing
 struct ConfigurationHTML5Tests {
     @Test("defaults: no HTML5 listener, ports 8082 and 8083, five versions kept")
     func defaults() {
-        let html5 = ServerConfiguration().html5
+        let html5 = StackMobConfiguration().html5
         #expect(!html5.development.listen && !html5.production.listen)
         #expect(html5.development.port == 8082 && html5.production.port == 8083)
         #expect(html5.keepVersions == 5)

@@ -7,7 +7,7 @@ struct ConfigurationLoaderTests {
     @Test("no file and no variables gives the documented defaults")
     func defaults() throws {
         let configuration = try ConfigurationLoader.load(file: nil, environment: ["HOME": "/root"])
-        #expect(configuration == ServerConfiguration())
+        #expect(configuration == StackMobConfiguration())
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.port == 8080)
         #expect(configuration.dataDirectory == "./stackmob-data")
@@ -24,7 +24,7 @@ struct ConfigurationLoaderTests {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("config/stackmob.example.json").path
         let configuration = try ConfigurationLoader.load(file: path, environment: [:])
-        #expect(configuration == ServerConfiguration())
+        #expect(configuration == StackMobConfiguration())
     }
 
     @Test("a file with comments, then environment variables over it")
@@ -120,7 +120,7 @@ struct ConfigurationLoaderTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = KeyStore(dataDirectory: directory)
-        var configuration = ServerConfiguration()
+        var configuration = StackMobConfiguration()
         configuration.production.publicKey = "b1b1b1b1-0000-4000-8000-000000000001"
         let first = try store.resolve(configuration)
         #expect(Set(first.generated) == [.development, .production])

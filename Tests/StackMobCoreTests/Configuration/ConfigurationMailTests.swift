@@ -7,9 +7,9 @@ import Testing
 struct ConfigurationMailTests {
     @Test("mail.smtp from variables; defaults are the outbox; the OAuth 1.0 window is per environment")
     func fromVariables() throws {
-        #expect(ServerConfiguration().mail.smtp.host == nil)
-        #expect(ServerConfiguration().mail.smtp.port == 587)
-        #expect(ServerConfiguration().mail.smtp.startTLS)
+        #expect(StackMobConfiguration().mail.smtp.host == nil)
+        #expect(StackMobConfiguration().mail.smtp.port == 587)
+        #expect(StackMobConfiguration().mail.smtp.startTLS)
         let configuration = try ConfigurationLoader.load(
             file: nil,
             environment: [

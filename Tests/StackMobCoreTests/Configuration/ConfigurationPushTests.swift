@@ -8,7 +8,7 @@ import Testing
 struct ConfigurationPushTests {
     @Test("defaults: push port 8081, log sender, public registration in development only")
     func defaults() {
-        let configuration = ServerConfiguration()
+        let configuration = StackMobConfiguration()
         #expect(configuration.push.listen)
         #expect(configuration.push.port == 8081)
         #expect(configuration.push.delivery.maxAttempts == 10)

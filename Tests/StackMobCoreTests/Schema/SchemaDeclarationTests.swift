@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Schema declarations: parsing and planning")
 struct SchemaDeclarationTests {
-    static func load(_ schemas: String) throws -> ServerConfiguration {
+    static func load(_ schemas: String) throws -> StackMobConfiguration {
         try ConfigurationLoader.load(file: nil, environment: ["STACKMOB_ENVIRONMENTS__PRODUCTION__SCHEMAS": schemas])
     }
 

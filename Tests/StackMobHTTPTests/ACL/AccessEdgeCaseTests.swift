@@ -13,7 +13,7 @@ struct AccessEdgeCaseTests {
             + Data(bytes).base64EncodedString()
     }
 
-    static func configure(_ configuration: inout ServerConfiguration) {
+    static func configure(_ configuration: inout StackMobConfiguration) {
         configuration.development.access = AccessPolicy(schemas: [
             "vault": SchemaPermissions(all: .privateKey),
             "todo": SchemaPermissions(create: .loggedIn, read: .owner, update: .loggedIn, delete: .owner),

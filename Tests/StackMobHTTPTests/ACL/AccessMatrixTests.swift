@@ -23,7 +23,7 @@ struct AccessMatrixTests {
         ("none_s", .notAllowed, "olivia"),
     ]
 
-    static func configure(_ configuration: inout ServerConfiguration) {
+    static func configure(_ configuration: inout StackMobConfiguration) {
         var schemas: [String: SchemaPermissions] = [:]
         for (schema, level, _) in levels { schemas[schema] = SchemaPermissions(all: level) }
         configuration.development.access = AccessPolicy(schemas: schemas, roles: ["editor": ["rita"]])

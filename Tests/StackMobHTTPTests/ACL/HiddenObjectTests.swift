@@ -8,7 +8,7 @@ import Testing
 struct HiddenObjectTests {
     static let secret = "TOPSECRET-olivia"
 
-    static func configure(_ configuration: inout ServerConfiguration) {
+    static func configure(_ configuration: inout StackMobConfiguration) {
         configuration.development.access = AccessPolicy(schemas: [
             "diary": SchemaPermissions(all: .owner),
             "note": SchemaPermissions(all: .objectRelation("readers")),

@@ -13,7 +13,7 @@ struct AdminAPITests {
     /// A server whose production database already holds the operator `ops`.
     static func run<Value: Sendable>(
         withOperator: Bool = true, clock: ManualClock = ManualClock(), logger: Logger = TestServer.quietLogger,
-        configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (StackMobClient) async throws -> Value
+        configure: (inout StackMobConfiguration) -> Void = { _ in }, _ body: @Sendable (StackMobClient) async throws -> Value
     ) async throws -> Value {
         try await TestServer.withDataDirectory { directory in
             var configuration = TestServer.configuration(dataDirectory: directory)

@@ -10,7 +10,7 @@ struct SocialTokenSealingTests {
     /// The stand-ins and a server calling them, on `directory`, as `SocialProviderStub.run` does.
     static func run(
         _ stub: SocialProviderStub, directory: String, clock: ManualClock, _ body: @escaping @Sendable (StackMobClient) async throws -> Void
-    ) async throws -> ServerConfiguration {
+    ) async throws -> StackMobConfiguration {
         try await stub.app().test(.live) { hook in
             var configuration = TestServer.configuration(dataDirectory: directory)
             SocialProviderStub.configure(&configuration, baseURL: "http://127.0.0.1:\(try #require(hook.port))")
@@ -20,7 +20,7 @@ struct SocialTokenSealingTests {
     }
 
     /// The stored row of a user's link, as the engine holds it.
-    static func storedLink(_ provider: SocialProvider, userID: String, configuration: ServerConfiguration) async throws -> SocialLink? {
+    static func storedLink(_ provider: SocialProvider, userID: String, configuration: StackMobConfiguration) async throws -> SocialLink? {
         let storage = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
         let link = try await storage.tokens.socialLink(provider, userSchema: "user", userID: userID)
         try await storage.engine.close()

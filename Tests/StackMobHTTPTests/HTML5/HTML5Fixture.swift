@@ -18,7 +18,7 @@ struct HTML5Fixture: Sendable {
 
     var deployments: HTML5Deployments { HTML5Deployments(dataDirectory: dataDirectory) }
 
-    static func run(configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (HTML5Fixture) async throws -> Void) async throws {
+    static func run(configure: @Sendable (inout StackMobConfiguration) -> Void = { _ in }, _ body: @Sendable (HTML5Fixture) async throws -> Void) async throws {
         try await TestServer.withDataDirectory { directory in
             var configuration = TestServer.configuration(dataDirectory: directory)
             for kind in EnvironmentKind.allCases {

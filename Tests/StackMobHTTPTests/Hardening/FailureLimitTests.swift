@@ -44,7 +44,7 @@ struct FailureLimitTests {
     @Test("failures from one address across accounts, and bad OAuth 1.0 signatures, are limited per address")
     func perAddress() async throws {
         let clock = ManualClock(1_800_000_000_000)
-        let fivePerAddress: (inout ServerConfiguration) -> Void = { configuration in
+        let fivePerAddress: (inout StackMobConfiguration) -> Void = { configuration in
             configuration.failureLimits.failuresPerAddress = 5
             configuration.failureLimits.failuresPerAccount = 0
         }

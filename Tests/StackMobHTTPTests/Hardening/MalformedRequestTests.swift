@@ -280,7 +280,7 @@ struct MalformedRequestTests {
     /// Starts the live server with a capturing log; hands `body` the API port, the push port and
     /// the log.
     static func withServer(
-        configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (Int, Int, CapturingLogHandler.Store) async throws -> Void
+        configure: (inout StackMobConfiguration) -> Void = { _ in }, _ body: @Sendable (Int, Int, CapturingLogHandler.Store) async throws -> Void
     ) async throws {
         try await TestServer.withDataDirectory { directory in
             var configuration = TestServer.configuration(dataDirectory: directory)

@@ -137,7 +137,7 @@ struct OperatorSurfaceTests {
 
     @Test("reset is no route on a normal server, resets development in CI mode, and production only when listed")
     func resetWhereMeant() async throws {
-        let cases: [(configure: @Sendable (inout ServerConfiguration) -> Void, development: Bool, production: Bool)] = [
+        let cases: [(configure: @Sendable (inout StackMobConfiguration) -> Void, development: Bool, production: Bool)] = [
             ({ _ in }, false, false),
             ({ $0.ephemeral = true }, true, false),
             ({ $0.ephemeral = true; $0.admin.resetEnvironments = [.development, .production] }, true, true),

@@ -29,7 +29,7 @@ struct DeclaredSchemaTests {
         }
         """
 
-    static func configuration(directory: String, schemaFile: String) throws -> ServerConfiguration {
+    static func configuration(directory: String, schemaFile: String) throws -> StackMobConfiguration {
         let path = (directory as NSString).appendingPathComponent("app.schemas.json")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try schemaFile.write(toFile: path, atomically: true, encoding: .utf8)

@@ -16,7 +16,7 @@ struct DeployCommandTests {
     /// The document `schema export` printed, without any log line around it: the child's standard
     /// output and error share one pipe here (`ServerProcess`), and a start on PostgreSQL may log
     /// postgres-nio's warning about a connection leased before its client ran
-    /// (`PostgresDatabase`). The document itself is on standard output alone.
+    /// (`PostgresPool`). The document itself is on standard output alone.
     static func document(in output: String) -> String {
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         guard let first = lines.firstIndex(of: "{"), let last = lines.lastIndex(of: "}"), first < last else { return output }

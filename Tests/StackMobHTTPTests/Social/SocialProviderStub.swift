@@ -153,7 +153,7 @@ actor SocialProviderStub {
     }
 
     /// Configures the development environment for both stand-ins at `baseURL`, and Gigya.
-    static func configure(_ configuration: inout ServerConfiguration, baseURL: String) {
+    static func configure(_ configuration: inout StackMobConfiguration, baseURL: String) {
         configuration.development.social.facebook = FacebookSettings(appID: facebookAppID, appSecret: facebookAppSecret, graphURL: baseURL)
         configuration.development.social.twitter = TwitterSettings(
             consumerKey: twitterConsumerKey, consumerSecret: twitterConsumerSecret, apiURL: baseURL)
@@ -167,7 +167,7 @@ actor SocialProviderStub {
     static func run(
         _ stub: SocialProviderStub, clock: ManualClock = ManualClock(Int64(Date().timeIntervalSince1970 * 1000)),
         logger: Logger = TestServer.quietLogger,
-        configure extra: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        configure extra: @escaping @Sendable (inout StackMobConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (StackMobClient, ManualClock) async throws -> Void
     ) async throws {
         try await stub.app().test(.live) { hook in

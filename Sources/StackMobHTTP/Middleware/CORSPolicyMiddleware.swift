@@ -8,7 +8,7 @@ import StackMobCore
 /// the `Accept` version on actual requests, and from the dummy header *name*
 /// `x-stackmob-api-key-<publicKey>` in `Access-Control-Request-Headers` on pre-flights. An origin
 /// that is not allowed gets no CORS headers at all, so the browser refuses the response.
-struct CORSMiddleware: Sendable {
+struct CORSPolicyMiddleware: Sendable {
     typealias Context = StackMobRequestContext
     let backend: Backend
 

@@ -3,7 +3,7 @@ import StackMobCore
 
 /// Counts and times every request by route template, status class and environment. First in
 /// the middleware list, so that it sees every answer, the admin API's included.
-struct MetricsMiddleware: RouterMiddleware {
+struct RequestMetricsMiddleware: RouterMiddleware {
     typealias Context = StackMobRequestContext
     let metrics: ServerMetrics
 

@@ -1,6 +1,6 @@
 /// Everything the server can be configured with. Every key, its type and default is documented in
 /// `config/README.md`; `config/stackmob.example.json` holds them all.
-public struct ServerConfiguration: Sendable, Equatable {
+public struct StackMobConfiguration: Sendable, Equatable {
     public var appName = "stackmob-app"
     public var host = "127.0.0.1"
     public var port = 8080

@@ -10,7 +10,7 @@ import StackMobCore
 /// before the application's service group exists (start-up migrations, and CLI tasks that never
 /// serve), so the database runs its own client task and its keep-alive beside it, and cancels
 /// both in `close()`: the engine's only unstructured tasks, with a clear owner and end.
-final class PostgresDatabase: Sendable {
+final class PostgresPool: Sendable {
     let client: PostgresClient
     let logger: Logger
     private let runner: Task<Void, Never>
@@ -126,7 +126,7 @@ final class PostgresDatabase: Sendable {
     }
 }
 
-extension PostgresDatabase {
+extension PostgresPool {
     /// `begin`, the body, then COMMIT; ROLLBACK when the body throws.
     fileprivate func transaction<T: Sendable>(
         _ begin: String, on connection: PostgresConnection, _ body: @Sendable (PostgresConnection) async throws -> T
