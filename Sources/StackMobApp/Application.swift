@@ -11,7 +11,12 @@ import StackMobMail
 /// It picks the storage engine (`StorageSelection`), SMTP or each environment's outbox, and the
 /// services of the chosen engine (scheduled backups of SQLite's files), and hands them to
 /// `buildHTTPApplication`, which builds the backend, the routers and the listeners.
-/// The parameters are `buildHTTPApplication`'s.
+///
+/// - Parameter onPushServerRunning: called with the push listener's port once it is bound (tests
+///   run it on port 0); the other `on…ServerRunning` the same for each environment's HTML5
+///   listener, the monitoring listener (`monitoring.port`) and the operator's (`admin.port`).
+/// - Parameter metrics: where `/metrics` numbers go; one registry per app (tests run several).
+/// - Parameter routeLog: receives every route the API port registers.
 public func buildApplication(
     configuration: StackMobConfiguration, clock: any ServerClock = SystemClock(), logger: Logger,
     metrics: ServerMetrics = ServerMetrics(),
@@ -30,6 +35,8 @@ public func buildApplication(
         engineServices: { backend in
             configuration.backups.intervalSeconds > 0 ? [BackupService(backend: backend, clock: clock, logger: logger)] : []
         },
-        clock: clock, logger: logger, metrics: metrics, onPushServerRunning: onPushServerRunning, onHTML5ServerRunning: onHTML5ServerRunning,
-        onMonitoringServerRunning: onMonitoringServerRunning, onAdminServerRunning: onAdminServerRunning, routeLog: routeLog)
+        clock: clock, logger: logger, metrics: metrics,
+        listening: ListenersBound(
+            push: onPushServerRunning, html5: onHTML5ServerRunning, monitoring: onMonitoringServerRunning, admin: onAdminServerRunning),
+        routeLog: routeLog)
 }

@@ -12,23 +12,14 @@ import StackMobCore
 /// - Parameter mailer: SMTP when configured; nil = each environment's outbox.
 /// - Parameter engineServices: services of the chosen engine, made once the backend is open
 ///   (scheduled backups), run and stopped with the application.
-/// - Parameter onPushServerRunning: called with the push listener's port once it is bound (tests
-///   run it on port 0).
-/// - Parameter onHTML5ServerRunning: the same for each environment's HTML5 listener.
 /// - Parameter metrics: where `/metrics` numbers go; one registry per app (tests run several).
-/// - Parameter onMonitoringServerRunning: the monitoring listener's port (`monitoring.port`).
-/// - Parameter onAdminServerRunning: the operator listener's port (`admin.port`).
+/// - Parameter listening: told the port of each listener of its own once it is bound.
 /// - Parameter routeLog: receives every route the API port registers (`buildRouter`).
 public func buildHTTPApplication(
     configuration: StackMobConfiguration, storage: any StorageProvider, mailer: (any Mailer)?,
     engineServices: @Sendable (Backend) -> [any Service] = { _ in [] },
     clock: any ServerClock = SystemClock(), logger: Logger,
-    metrics: ServerMetrics = ServerMetrics(),
-    onPushServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
-    onHTML5ServerRunning: @escaping @Sendable (EnvironmentKind, Int) async -> Void = { _, _ in },
-    onMonitoringServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
-    onAdminServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
-    routeLog: RouteLog = RouteLog()
+    metrics: ServerMetrics = ServerMetrics(), listening: ListenersBound = ListenersBound(), routeLog: RouteLog = RouteLog()
 ) async throws -> some ApplicationProtocol {
     // Read before anything is opened: a bad fixture file stops start-up like a bad configuration.
     let fixtures = FixtureLoader(fixture: try configuration.fixturesFile.map { try Fixture.load(path: $0) })
@@ -41,7 +32,7 @@ public func buildHTTPApplication(
             configuration, storage: storage, clock: clock, mailer: mailer,
             fileStore: makeFileStore(configuration, client: webhooks), instrument: { metrics.instrument($0, $1) }, logger: logger)
         try await fixtures.load(into: backend, logger: logger)
-        pushServices = try await makePushServices(backend: backend, clock: clock, webhooks: webhooks, logger: logger, onServerRunning: onPushServerRunning)
+        pushServices = try await makePushServices(backend: backend, clock: clock, webhooks: webhooks, logger: logger, onServerRunning: listening.push)
     } catch {
         // The app never runs, so its services never shut the client down.
         try? await webhooks.client.shutdown()
@@ -63,13 +54,13 @@ public func buildHTTPApplication(
         metrics: metrics, routeLog: routeLog)
     let api = MethodOverrideResponder(next: router, clock: clock)
     let html5Services = makeHTML5Services(
-        backend: backend, api: api, files: fileOrigin, clock: clock, logger: logger, onServerRunning: onHTML5ServerRunning)
+        backend: backend, api: api, files: fileOrigin, clock: clock, logger: logger, onServerRunning: listening.html5)
     return makeListener(
         responder: api, configuration: configuration, clock: clock, address: .hostname(configuration.host, port: configuration.port),
         // Stopped in reverse order: push, the HTTP client, and the databases last.
         services: [BackendService(backend: backend, logger: logger), webhooks] + pushServices + html5Services
-            + makeMonitoringServices(backend: backend, metrics: metrics, clock: clock, logger: logger, onServerRunning: onMonitoringServerRunning)
-            + makeAdminServices(admin: operatorSurface, configuration: configuration, clock: clock, logger: logger, onServerRunning: onAdminServerRunning)
+            + makeMonitoringServices(backend: backend, metrics: metrics, clock: clock, logger: logger, onServerRunning: listening.monitoring)
+            + makeAdminServices(admin: operatorSurface, configuration: configuration, clock: clock, logger: logger, onServerRunning: listening.admin)
             + engineServices(backend)
             + [RetentionSweepService(backend: backend, clock: clock, interval: .seconds(600), logger: logger)]
             + [
@@ -156,5 +147,25 @@ private func makeFileStore(_ configuration: StackMobConfiguration, client: Webho
     switch configuration.files.store {
     case .local: return nil
     case .s3: return configuration.files.s3.map { S3FileStore(settings: $0, client: client.client) }
+    }
+}
+
+/// What `buildHTTPApplication` calls with the port of each listener of its own once it is bound
+/// (tests run them on port 0): the push host's, each environment's HTML5 site's, the monitoring
+/// listener's (`monitoring.port`) and the operator listener's (`admin.port`).
+public struct ListenersBound: Sendable {
+    public var push: @Sendable (Int) async -> Void
+    public var html5: @Sendable (EnvironmentKind, Int) async -> Void
+    public var monitoring: @Sendable (Int) async -> Void
+    public var admin: @Sendable (Int) async -> Void
+
+    public init(
+        push: @escaping @Sendable (Int) async -> Void = { _ in }, html5: @escaping @Sendable (EnvironmentKind, Int) async -> Void = { _, _ in },
+        monitoring: @escaping @Sendable (Int) async -> Void = { _ in }, admin: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) {
+        self.push = push
+        self.html5 = html5
+        self.monitoring = monitoring
+        self.admin = admin
     }
 }

@@ -152,25 +152,9 @@ struct MalformedRequestTests {
     @Test("a listener holds at most limits.max_connections connections")
     func connectionCap() async throws {
         try await Self.withServer(configure: { $0.maxConnections = 3 }) { api, push, log in
-            // Five connections; the live test client holds one of the three. They are watched
-            // together for a generous while: on a loaded machine the server may close a refused
-            // connection only after the next one was opened, so a short window per connection
-            // could count a refused one as held.
-            var opened: [RawConnection] = []
-            for _ in 0..<5 { opened.append(try await RawConnection.connect(port: api)) }
-            let closed = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
-                for (index, connection) in opened.enumerated() {
-                    group.addTask { (index, try await connection.closedByServer(within: .seconds(3))) }
-                }
-                return try await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
-            }
-            var held = opened.indices.filter { closed[$0] == false }.map { opened[$0] }
-            for index in opened.indices where closed[index] == true { await opened[index].close() }
+            // Five connections; the live test client holds one of the three.
+            var held = try await Self.connectionsHeld(of: 5, port: api)
             #expect(held.count == 2, "\(held.count) of 5 connections held")
-            for connection in held {
-                try await connection.send(Self.request("GET", "/thing/x"))
-                #expect(try await connection.response()?.status == 404)
-            }
             #expect(log.all.contains { $0.message.hasPrefix("Connection refused") && $0.level == .warning })
             // The push listener counts its own connections.
             let pushConnection = try await RawConnection.connect(port: push)
@@ -178,16 +162,44 @@ struct MalformedRequestTests {
             await pushConnection.close()
             // Once one closes, a new connection is served again.
             await held.removeFirst().close()
-            var served = false
-            for _ in 0..<50 where !served {
-                let again = try await RawConnection.connect(port: api)
-                try? await again.send(Self.request("GET", "/thing/x"))
-                served = try await again.response(timeout: .milliseconds(500))?.status == 404
-                await again.close()
-            }
-            #expect(served)
+            #expect(try await Self.servedAgain(port: api))
             for connection in held { await connection.close() }
         }
+    }
+
+    /// Opens `count` connections and watches them together for a generous while (on a loaded
+    /// machine the server may close a refused connection only after the next one was opened, so
+    /// a short window per connection could count a refused one as held); closes the refused
+    /// ones and returns the others, each checked to be served.
+    static func connectionsHeld(of count: Int, port: Int) async throws -> [RawConnection] {
+        var opened: [RawConnection] = []
+        for _ in 0..<count { opened.append(try await RawConnection.connect(port: port)) }
+        let closed = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+            for (index, connection) in opened.enumerated() {
+                group.addTask { (index, try await connection.closedByServer(within: .seconds(3))) }
+            }
+            return try await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+        }
+        for index in opened.indices where closed[index] == true { await opened[index].close() }
+        let held = opened.indices.filter { closed[$0] == false }.map { opened[$0] }
+        for connection in held {
+            try await connection.send(request("GET", "/thing/x"))
+            #expect(try await connection.response()?.status == 404)
+        }
+        return held
+    }
+
+    /// Whether a new connection is served again, once one of those held closed (the server may
+    /// learn of the close a moment later).
+    static func servedAgain(port: Int) async throws -> Bool {
+        for _ in 0..<50 {
+            let again = try await RawConnection.connect(port: port)
+            try? await again.send(request("GET", "/thing/x"))
+            let served = try await again.response(timeout: .milliseconds(500))?.status == 404
+            await again.close()
+            if served { return true }
+        }
+        return false
     }
 
     @Test("one client address holds at most limits.max_connections_per_client connections; trusted proxies are not capped")
@@ -196,32 +208,12 @@ struct MalformedRequestTests {
         // are a client like any other.
         try await Self.withServer(configure: { $0.maxConnectionsPerClient = 3; $0.trustedProxies = .none }) { api, push, log in
             // As in `connectionCap`: the live test client holds one of the three.
-            var opened: [RawConnection] = []
-            for _ in 0..<5 { opened.append(try await RawConnection.connect(port: api)) }
-            let closed = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
-                for (index, connection) in opened.enumerated() {
-                    group.addTask { (index, try await connection.closedByServer(within: .seconds(3))) }
-                }
-                return try await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
-            }
-            var held = opened.indices.filter { closed[$0] == false }.map { opened[$0] }
-            for index in opened.indices where closed[index] == true { await opened[index].close() }
+            var held = try await Self.connectionsHeld(of: 5, port: api)
             #expect(held.count == 2, "\(held.count) of 5 connections held")
-            for connection in held {
-                try await connection.send(Self.request("GET", "/thing/x"))
-                #expect(try await connection.response()?.status == 404)
-            }
             #expect(log.all.contains { $0.message.hasPrefix("Connection refused: the client holds") && $0.metadata["sm.client"] == "127.0.0.1" })
             // Once one closes, the client is served again.
             await held.removeFirst().close()
-            var served = false
-            for _ in 0..<50 where !served {
-                let again = try await RawConnection.connect(port: api)
-                try? await again.send(Self.request("GET", "/thing/x"))
-                served = try await again.response(timeout: .milliseconds(500))?.status == 404
-                await again.close()
-            }
-            #expect(served)
+            #expect(try await Self.servedAgain(port: api))
             for connection in held { await connection.close() }
         }
         // From a trusted proxy (loopback, the default), every connection is held: the proxy caps
