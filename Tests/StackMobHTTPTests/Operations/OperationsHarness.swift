@@ -15,6 +15,9 @@ enum OperationsHarness {
         "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PRIVATE_KEY": TestServer.developmentPrivateKey,
         "STACKMOB_ENVIRONMENTS__PRODUCTION__PUBLIC_KEY": TestServer.productionPublicKey,
         "STACKMOB_ENVIRONMENTS__PRODUCTION__PRIVATE_KEY": TestServer.productionPrivateKey,
+        // As in `TestServer.configuration`: a test client may connect well before it asks, on
+        // a machine busy with the other suites.
+        "STACKMOB_LIMITS__NEW_CONNECTION_TIMEOUT_SECONDS": "60",
     ]
 
     /// Polls `condition` until it holds; fails the test after `seconds` (a loaded machine is slow,
