@@ -28,8 +28,8 @@ final class SQLitePool: Sendable {
     ///
     /// The pool opens a new reader only for a read that finds every open one busy: so
     /// `maximumReaderCount` reads, each on a thread of its own, hold their readers until all have
-    /// one. A read that waits longer than a second gives up (the readers open as reads need them,
-    /// as before).
+    /// one. A read that waits longer than 100 ms gives up, so that a start on a busy machine is
+    /// not held up (the readers still missing open as reads need them, as before).
     private func openEveryReader() {
         let count = database.configuration.maximumReaderCount
         let arrived = Mutex(0)
@@ -40,7 +40,7 @@ final class SQLitePool: Sendable {
                 defer { finished.leave() }
                 try? database.read { _ in
                     arrived.withLock { $0 += 1 }
-                    let deadline = ContinuousClock.now + .seconds(1)
+                    let deadline = ContinuousClock.now + .milliseconds(100)
                     while arrived.withLock({ $0 }) < count, ContinuousClock.now < deadline { usleep(1_000) }
                 }
             }
