@@ -113,7 +113,6 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 // Its thread pool: blocking work (a site's deploy) off the event loops.
@@ -122,8 +121,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                // Push: the APNs client's TLS trust (ca_file) and its ES256 key.
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Signed request bodies (OAuth 1 body hash).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 // /metrics: counters and histograms recorded through an injected factory.
@@ -134,6 +132,21 @@ let package = Package(
             // beside the executable, and no `Bundle.module` lookup that fails once it is copied.
             resources: [.embedInCode("OpenAPI/openapi.json")]
         ),
+        // What the server calls out to over HTTP, behind Core's protocols (`OutboundGateways`):
+        // custom-code webhooks, social providers, push (webhook, APNs), S3, and the admin API
+        // client of `stackmob-server reset`.
+        .target(
+            name: "StackMobAdapters",
+            dependencies: [
+                "StackMobCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                // APNs: the client's TLS trust (ca_file) and its ES256 key.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // The composition root: picks the engine, the mailer and the engine's services, and
         // builds the application. The only library that knows every module.
         .target(
@@ -141,6 +154,7 @@ let package = Package(
             dependencies: [
                 "StackMobCore",
                 "StackMobHTTP",
+                "StackMobAdapters",
                 "StackMobSQLite",
                 "StackMobPostgres",
                 "StackMobMail",
@@ -155,6 +169,8 @@ let package = Package(
                 "StackMobApp",
                 "StackMobHTTP",
                 "StackMobCore",
+                // `reset` calls a running server's admin API.
+                "StackMobAdapters",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // `backup` and `restore` copy SQLite files.
                 "StackMobSQLite",

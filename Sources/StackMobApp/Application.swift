@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import StackMobAdapters
 import StackMobCore
 import StackMobHTTP
 import StackMobMail
@@ -8,8 +9,9 @@ import StackMobMail
 /// The composition root: the one place that knows every engine, the mailer and the HTTP layer,
 /// and puts together the server the configuration describes (`serve`, and the tests' servers).
 ///
-/// It picks the storage engine (`StorageSelection`), SMTP or each environment's outbox, and the
-/// services of the chosen engine (scheduled backups of SQLite's files), and hands them to
+/// It picks the storage engine (`StorageSelection`), SMTP or each environment's outbox, the
+/// outbound clients (`OutboundClients`: webhooks, social providers, push, S3) and the services of
+/// the chosen engine (scheduled backups of SQLite's files), and hands them to
 /// `buildHTTPApplication`, which builds the backend, the routers and the listeners.
 ///
 /// - Parameter onPushServerRunning: called with the push listener's port once it is bound (tests
@@ -30,8 +32,9 @@ public func buildApplication(
     if let smtp = configuration.mail.smtp.host {
         logger.info("Mail goes over SMTP", metadata: ["sm.smtp.host": "\(smtp)", "sm.smtp.port": "\(configuration.mail.smtp.port)"])
     }
+    let storage = try StorageSelection.provider(for: configuration, logger: logger)
     return try await buildHTTPApplication(
-        configuration: configuration, storage: try StorageSelection.provider(for: configuration, logger: logger), mailer: mailer,
+        configuration: configuration, storage: storage, mailer: mailer, outbound: try await OutboundClients(configuration: configuration),
         engineServices: { backend in
             configuration.backups.intervalSeconds > 0 ? [BackupService(backend: backend, clock: clock, logger: logger)] : []
         },

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import StackMobCore
-import StackMobHTTP
+import StackMobAdapters
 
 #if canImport(Glibc)
     import Glibc

@@ -10,32 +10,38 @@ import StackMobCore
 ///
 /// - Parameter storage: the engine the configuration names.
 /// - Parameter mailer: SMTP when configured; nil = each environment's outbox.
+/// - Parameter outbound: webhooks, social providers, push transports and the file store; shut
+///   down with the application (or here, when start-up fails).
 /// - Parameter engineServices: services of the chosen engine, made once the backend is open
 ///   (scheduled backups), run and stopped with the application.
 /// - Parameter metrics: where `/metrics` numbers go; one registry per app (tests run several).
 /// - Parameter listening: told the port of each listener of its own once it is bound.
 /// - Parameter routeLog: receives every route the API port registers (`buildRouter`).
 public func buildHTTPApplication(
-    configuration: StackMobConfiguration, storage: any StorageProvider, mailer: (any Mailer)?,
+    configuration: StackMobConfiguration, storage: any StorageProvider, mailer: (any Mailer)?, outbound: any OutboundGateways,
     engineServices: @Sendable (Backend) -> [any Service] = { _ in [] },
     clock: any ServerClock = SystemClock(), logger: Logger,
     metrics: ServerMetrics = ServerMetrics(), listening: ListenersBound = ListenersBound(), routeLog: RouteLog = RouteLog()
 ) async throws -> some ApplicationProtocol {
     // Read before anything is opened: a bad fixture file stops start-up like a bad configuration.
-    let fixtures = FixtureLoader(fixture: try configuration.fixturesFile.map { try Fixture.load(path: $0) })
-    // The outgoing HTTP client (webhooks, S3) runs as a service of the app, which shuts it down.
-    let webhooks = WebhookClient()
+    let fixtures: FixtureLoader
+    do {
+        fixtures = FixtureLoader(fixture: try configuration.fixturesFile.map { try Fixture.load(path: $0) })
+    } catch {
+        await outbound.shutdown()
+        throw error
+    }
     let backend: Backend
     let pushServices: [any Service]
     do {
         backend = try await Backend.open(
             configuration, storage: storage, clock: clock, mailer: mailer,
-            fileStore: makeFileStore(configuration, client: webhooks), instrument: { metrics.instrument($0, $1) }, logger: logger)
+            fileStore: outbound.fileStore, instrument: { metrics.instrument($0, $1) }, logger: logger)
         try await fixtures.load(into: backend, logger: logger)
-        pushServices = try await makePushServices(backend: backend, clock: clock, webhooks: webhooks, logger: logger, onServerRunning: listening.push)
+        pushServices = try await makePushServices(backend: backend, clock: clock, transport: outbound.push, logger: logger, onServerRunning: listening.push)
     } catch {
-        // The app never runs, so its services never shut the client down.
-        try? await webhooks.client.shutdown()
+        // The app never runs, so its services never shut the clients down.
+        await outbound.shutdown()
         throw error
     }
     logKeys(of: backend, logger: logger)
@@ -50,15 +56,15 @@ public func buildHTTPApplication(
         ).buildResponder(),
         routeLog: routeLog)
     let router = buildRouter(
-        backend: backend, clock: clock, webhooks: webhooks, admin: configuration.admin.onAPIPort ? operatorSurface : nil, fileOrigin: fileOrigin,
+        backend: backend, clock: clock, outbound: outbound, admin: configuration.admin.onAPIPort ? operatorSurface : nil, fileOrigin: fileOrigin,
         metrics: metrics, routeLog: routeLog)
     let api = MethodOverrideResponder(next: router, clock: clock)
     let html5Services = makeHTML5Services(
         backend: backend, api: api, files: fileOrigin, clock: clock, logger: logger, onServerRunning: listening.html5)
     return makeListener(
         responder: api, configuration: configuration, clock: clock, address: .hostname(configuration.host, port: configuration.port),
-        // Stopped in reverse order: push, the HTTP client, and the databases last.
-        services: [BackendService(backend: backend, logger: logger), webhooks] + pushServices + html5Services
+        // Stopped in reverse order: push, the outbound clients, and the databases last.
+        services: [BackendService(backend: backend, logger: logger), OutboundService(gateways: outbound)] + pushServices + html5Services
             + makeMonitoringServices(backend: backend, metrics: metrics, clock: clock, logger: logger, onServerRunning: listening.monitoring)
             + makeAdminServices(admin: operatorSurface, configuration: configuration, clock: clock, logger: logger, onServerRunning: listening.admin)
             + engineServices(backend)
@@ -78,7 +84,7 @@ public func buildHTTPApplication(
 /// - Parameter routeLog: receives every route registered here and in the push router (the
 ///   OpenAPI test reads it).
 func buildRouter(
-    backend: Backend, clock: any ServerClock = SystemClock(), webhooks: WebhookClient, admin: AdminMiddleware?, fileOrigin: StoredFileOrigin,
+    backend: Backend, clock: any ServerClock = SystemClock(), outbound: any OutboundGateways, admin: AdminMiddleware?, fileOrigin: StoredFileOrigin,
     metrics: ServerMetrics = ServerMetrics(), routeLog: RouteLog = RouteLog()
 ) -> APIRouter {
     let builder = APIRouterBuilder()
@@ -119,9 +125,9 @@ func buildRouter(
             users: UserController(
                 maxBodyBytes: limits.maxBodyBytes, maxExpandedResponseBytes: limits.maxExpandedResponseBytes,
                 attempts: SecretAttempts(backend: backend, clock: clock)),
-            social: SocialController(gateway: HTTPSocialGateway(client: webhooks.client), maxBodyBytes: backend.configuration.maxBodyBytes),
+            social: SocialController(gateway: outbound.social, maxBodyBytes: backend.configuration.maxBodyBytes),
             customCode: CustomCodeMiddleware(
-                webhooks: webhooks, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds,
+                gateway: outbound.customCode, timeoutSeconds: backend.configuration.customCodeTimeoutSeconds,
                 maxBodyBytes: backend.configuration.maxBodyBytes, failures: backend.customCodeFailures)),
         appName: backend.configuration.appName)
 }
@@ -142,13 +148,6 @@ private func logKeys(of backend: Backend, logger: Logger) {
     }
 }
 
-/// The configured file store for binary fields; nil = the local directory (`Backend.open`).
-private func makeFileStore(_ configuration: StackMobConfiguration, client: WebhookClient) -> (any FileStore)? {
-    switch configuration.files.store {
-    case .local: return nil
-    case .s3: return configuration.files.s3.map { S3FileStore(settings: $0, client: client.client) }
-    }
-}
 
 /// What `buildHTTPApplication` calls with the port of each listener of its own once it is bound
 /// (tests run them on port 0): the push host's, each environment's HTML5 site's, the monitoring

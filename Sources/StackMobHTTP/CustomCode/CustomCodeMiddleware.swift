@@ -12,7 +12,7 @@ import StackMobCore
 /// level had its say (§12.2).
 struct CustomCodeMiddleware: Sendable {
     typealias Context = StackMobRequestContext
-    let webhooks: WebhookClient
+    let gateway: any CustomCodeGateway
     let timeoutSeconds: Int
     let maxBodyBytes: Int
     /// Where failed calls are noted for the admin API.
@@ -47,9 +47,9 @@ struct CustomCodeMiddleware: Sendable {
             body: String(decoding: body.readableBytesView, as: UTF8.self), headers: headers, caller: context.caller,
             environment: environment.kind, apiVersion: APIVersion.parse(accept: request.headers[.accept]))
         context.logger.info("Custom code call", metadata: ["sm.method": "\(method.name)", "sm.verb": "\(call.verb)"])
-        let reply: WebhookClient.Reply
+        let reply: CustomCodeReply
         do {
-            reply = try await webhooks.call(call, url: method.url, timeoutSeconds: timeoutSeconds, maxBodyBytes: maxBodyBytes)
+            reply = try await gateway.call(call, url: method.url, timeoutSeconds: timeoutSeconds, maxBodyBytes: maxBodyBytes)
         } catch let error as CustomCodeError {
             await failures?.record(environment: environment.kind, method: method.name, reason: error.failureReason)
             throw error
@@ -62,7 +62,7 @@ struct CustomCodeMiddleware: Sendable {
             if let fieldName = HTTPField.Name(name) { responseHeaders.append(HTTPField(name: fieldName, value: value)) }
         }
         if responseHeaders[.contentType] == nil { responseHeaders[.contentType] = JSONResponse.contentType }
-        responseHeaders[.contentLength] = String(reply.body.readableBytes)
-        return Response(status: HTTPResponse.Status(code: reply.status), headers: responseHeaders, body: .init(byteBuffer: reply.body))
+        responseHeaders[.contentLength] = String(reply.body.count)
+        return Response(status: HTTPResponse.Status(code: reply.status), headers: responseHeaders, body: .init(byteBuffer: ByteBuffer(bytes: reply.body)))
     }
 }

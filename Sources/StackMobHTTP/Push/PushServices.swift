@@ -4,24 +4,15 @@ import NIOCore
 import ServiceLifecycle
 import StackMobCore
 
-/// The push host's background parts, run as services of the app: the delivery service, the APNs
-/// clients, and the push port's own listener (unless `push.listen` is false).
+/// The push host's background parts, run as services of the app: the delivery service and the
+/// push port's own listener (unless `push.listen` is false).
 func makePushServices(
-    backend: Backend, clock: any ServerClock, webhooks: WebhookClient, logger: Logger,
+    backend: Backend, clock: any ServerClock, transport: any PushTransport, logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void
 ) async throws -> [any Service] {
     let configuration = backend.configuration
-    let apns = try APNsClients(configuration: configuration)
-    let dispatchers: [PushDispatcher]
-    do {
-        dispatchers = try PushSenders.dispatchers(backend: backend, clock: clock, webhooks: webhooks, apns: apns, logger: logger)
-    } catch {
-        // Not yet a service: nobody else would shut its clients down.
-        try? await apns.shutdown()
-        throw error
-    }
+    let dispatchers = try PushSenders.dispatchers(backend: backend, clock: clock, transport: transport, logger: logger)
     var services: [any Service] = [
-        apns,
         PushDeliveryService(
             dispatchers: dispatchers, pollInterval: .milliseconds(configuration.push.delivery.pollIntervalMilliseconds), logger: logger),
     ]

@@ -4,7 +4,7 @@ import NIOCore
 import StackMobCore
 
 /// Facebook's Graph API and Twitter's REST API, called with the process's one outgoing HTTP
-/// client (`WebhookClient`). Every call has a deadline, so a provider that does not answer costs
+/// client (`OutboundClients`). Every call has a deadline, so a provider that does not answer costs
 /// the client a 504, never a hang. Tokens travel in requests only: nothing here logs.
 struct HTTPSocialGateway: SocialGateway {
     let client: HTTPClient

@@ -1,12 +1,11 @@
 import AsyncHTTPClient
 import Crypto
 import NIOSSL
-import ServiceLifecycle
 import StackMobCore
 
 /// The HTTP/2 clients of the `apns` sender, one per environment that uses it (each may trust its
-/// own extra CA through `apns.ca_file`). A service of the app, which shuts them down.
-public final class APNsClients: Service, Sendable {
+/// own extra CA through `apns.ca_file`). `OutboundClients` shuts them down.
+final class APNsClients: Sendable {
     let clients: [EnvironmentKind: HTTPClient]
 
     init(configuration: StackMobConfiguration) throws {
@@ -26,11 +25,6 @@ public final class APNsClients: Service, Sendable {
             clients[kind] = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: httpConfiguration)
         }
         self.clients = clients
-    }
-
-    public func run() async throws {
-        try? await gracefulShutdown()
-        try await shutdown()
     }
 
     func shutdown() async throws {
