@@ -19,7 +19,7 @@ enum PostgresGeoIndex {
     }
 
     static func createStatement(schema: String, field: String) -> String {
-        let name = IndexPlan.identifier("_sm_geo_\(schema).\(field)", maxBytes: PostgresStatement.maxIdentifierBytes)
+        let name = PostgresIndexStatements.identifier("_sm_geo_\(schema).\(field)")
         return "CREATE INDEX IF NOT EXISTS \(quote(name)) ON \(quote(schema)) USING gist ((\(point(quote(field)))))"
     }
 

@@ -32,22 +32,21 @@ public final class PostgresStorageEngine: StorageEngine {
 
     /// Indexes configured for fields that already exist; later fields get theirs when added.
     /// Tables made by earlier versions get the newest-first indexes they lack (`NewestFirstIndex`)
-    /// and lose the ones these replace, unless `asked` has them (`IndexPlan.upgradeStatements`).
+    /// and lose the ones these replace, unless `asked` has them (`IndexPlan.replacedIndexes`).
     private func createConfiguredIndexes(asked: IndexPlan) async throws {
         let definitions = try await loadSchemaDefinitions()
         guard !definitions.isEmpty else { return }
-        let maxNameBytes = PostgresStatement.maxIdentifierBytes
         try await write { writer in
             let transaction = writer as! PostgresTransaction
             try await transaction.lockSchemas()
             for definition in definitions {
                 try await transaction.createNewestFirstIndexes(schema: definition.name, primaryKey: definition.primaryKey)
-                for statement in IndexPlan.upgradeStatements(schema: definition.name, asked: asked.indexes(of: definition.name), maxNameBytes: maxNameBytes) {
-                    try await transaction.run(PostgresStatement(statement))
+                for fields in IndexPlan.replacedIndexes(asked: asked.indexes(of: definition.name)) {
+                    try await transaction.run(PostgresStatement(PostgresIndexStatements.drop(schema: definition.name, fields: fields)))
                 }
                 for fields in self.indexes.indexes(of: definition.name)
                 where fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) }) {
-                    try await transaction.run(PostgresStatement(IndexPlan.createStatement(schema: definition.name, fields: fields, maxNameBytes: maxNameBytes)))
+                    try await transaction.run(PostgresStatement(PostgresIndexStatements.create(schema: definition.name, fields: fields)))
                 }
             }
         }
@@ -118,6 +117,8 @@ public final class PostgresStorageEngine: StorageEngine {
 
     /// Other instances may share the database.
     public var isShared: Bool { true }
+    /// Backed up with PostgreSQL's own tools (pg_dump, point-in-time recovery).
+    public var backup: (any StorageBackup)? { nil }
 
     /// Reloads the registry when another instance changed a schema since this one loaded it: one
     /// indexed single-row read, shared by the requests that arrive together
@@ -178,8 +179,8 @@ public final class PostgresStorageEngine: StorageEngine {
 
     public func loadSchemaSettings() async throws -> StoredSchemaSettings {
         var settings = try await Self.recordedSettings(database)
-        // The indexes that exist (`IndexPlan.createStatement`), by table and columns from the
-        // catalog: a long name is shortened with a hash (`IndexPlan.identifier`), so names
+        // The indexes that exist (`PostgresIndexStatements.create`), by table and columns from the
+        // catalog: a long name is shortened with a hash (`PostgresIndexStatements.identifier`), so names
         // cannot be read back. Every lookup goes through a catalog index, from this schema's
         // index names: a database with many schemas has a large catalog, and every instance
         // runs this after each schema change.

@@ -80,7 +80,7 @@ extension PostgresTransaction {
         }
         try await run(PostgresStatement("CREATE TABLE IF NOT EXISTS \(quote(next.name)) (\(columns.joined(separator: ", ")))"))
         for fields in IndexPlan.implied {
-            try await run(PostgresStatement(IndexPlan.createStatement(schema: next.name, fields: fields, maxNameBytes: PostgresStatement.maxIdentifierBytes)))
+            try await run(PostgresStatement(PostgresIndexStatements.create(schema: next.name, fields: fields)))
         }
         try await createNewestFirstIndexes(schema: next.name, primaryKey: next.primaryKey)
         for (field, type) in next.fields.sorted(by: { $0.key < $1.key }) where previous?.type(of: field) == nil {
@@ -91,7 +91,7 @@ extension PostgresTransaction {
             }
         }
         for fields in indexes.indexes(of: next.name) where fields.allSatisfy({ next.type(of: $0) != nil || next.isSystemField($0) }) {
-            try await run(PostgresStatement(IndexPlan.createStatement(schema: next.name, fields: fields, maxNameBytes: PostgresStatement.maxIdentifierBytes)))
+            try await run(PostgresStatement(PostgresIndexStatements.create(schema: next.name, fields: fields)))
         }
         let merged = stored.map { stored in
             SchemaDefinition(name: next.name, primaryKey: next.primaryKey, fields: stored.fields.merging(next.fields) { _, new in new })
@@ -106,11 +106,9 @@ extension PostgresTransaction {
         hooks.append { registry.publish(merged) }
     }
 
-    /// `DESC NULLS LAST` as `orderClause` spells the default order: PostgreSQL uses an index for
-    /// an order only if its NULLs sort the same way, a NOT NULL column notwithstanding.
     func createNewestFirstIndexes(schema: String, primaryKey: String) async throws {
-        for index in NewestFirstIndex.all(schema: schema, primaryKey: primaryKey, maxNameBytes: PostgresStatement.maxIdentifierBytes) {
-            try await run(PostgresStatement(index.createStatement(schema: schema, descending: "DESC NULLS LAST")))
+        for index in NewestFirstIndex.all(schema: schema, primaryKey: primaryKey) {
+            try await run(PostgresStatement(PostgresIndexStatements.create(index, schema: schema)))
         }
     }
 
@@ -135,7 +133,7 @@ extension PostgresTransaction {
         if let definition = try await storedDefinition(schema),
             fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) })
         {
-            try await run(PostgresStatement(IndexPlan.createStatement(schema: schema, fields: fields, maxNameBytes: PostgresStatement.maxIdentifierBytes)))
+            try await run(PostgresStatement(PostgresIndexStatements.create(schema: schema, fields: fields)))
         }
         try await bumpSchemaVersion()
         let plan = indexes

@@ -67,7 +67,7 @@ extension SQLiteTransaction {
         if try db.tableExists(schema) {
             let columns = Set(try db.columns(in: schema).map(\.name))
             if fields.allSatisfy(columns.contains) {
-                try db.execute(sql: IndexPlan.createStatement(schema: schema, fields: fields))
+                try db.execute(sql: SQLiteIndexStatements.create(schema: schema, fields: fields))
             }
         }
         let plan = indexes

@@ -50,7 +50,7 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
 
     /// Indexes configured for fields that already exist; fields that appear later get theirs when
     /// they are added (`evolveSchema`). Tables made by earlier versions get their newest-first
-    /// indexes here, and lose the indexes these replace (`IndexPlan.upgradeStatements`).
+    /// indexes here, and lose the indexes these replace (`IndexPlan.replacedIndexes`).
     private func createConfiguredIndexes() throws {
         let indexes = self.indexes
         try pool.write { db in
@@ -58,12 +58,12 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
             for name in names {
                 guard let primaryKey = try db.primaryKey(name).columns.first else { continue }
                 try SQLiteTransaction.createNewestFirstIndexes(schema: name, primaryKey: primaryKey, in: db)
-                for statement in IndexPlan.upgradeStatements(schema: name, asked: indexes.indexes(of: name)) {
-                    try db.execute(sql: statement)
+                for fields in IndexPlan.replacedIndexes(asked: indexes.indexes(of: name)) {
+                    try db.execute(sql: SQLiteIndexStatements.drop(schema: name, fields: fields))
                 }
                 let columns = Set(try db.columns(in: name).map(\.name))
                 for fields in indexes.indexes(of: name) where fields.allSatisfy(columns.contains) {
-                    try db.execute(sql: IndexPlan.createStatement(schema: name, fields: fields))
+                    try db.execute(sql: SQLiteIndexStatements.create(schema: name, fields: fields))
                 }
             }
         }
@@ -124,6 +124,9 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
     public func close() throws {
         try pool.close()
     }
+
+    /// `VACUUM INTO` a new file while serving (`backup(to:)`).
+    public var backup: (any StorageBackup)? { self }
 }
 
 enum SQLiteStorageError: Error, CustomStringConvertible {

@@ -165,7 +165,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
             let complete = fields.allSatisfy { next.type(of: $0) != nil || next.isSystemField($0) }
             let wasComplete = previous.map { previous in fields.allSatisfy { previous.type(of: $0) != nil || previous.isSystemField($0) } } ?? false
             if complete && !wasComplete {
-                try db.execute(sql: IndexPlan.createStatement(schema: next.name, fields: fields))
+                try db.execute(sql: SQLiteIndexStatements.create(schema: next.name, fields: fields))
             }
         }
         try db.execute(
@@ -187,15 +187,14 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         }
         try db.execute(sql: "CREATE TABLE \(quote(schema.name)) (\(columns.joined(separator: ", ")))")
         for fields in IndexPlan.implied {
-            try db.execute(sql: IndexPlan.createStatement(schema: schema.name, fields: fields))
+            try db.execute(sql: SQLiteIndexStatements.create(schema: schema.name, fields: fields))
         }
         try Self.createNewestFirstIndexes(schema: schema.name, primaryKey: schema.primaryKey, in: db)
     }
 
-    /// SQLite's default order puts NULLs last when descending, as the index does.
     static func createNewestFirstIndexes(schema: String, primaryKey: String, in db: Database) throws {
         for index in NewestFirstIndex.all(schema: schema, primaryKey: primaryKey) {
-            try db.execute(sql: index.createStatement(schema: schema, descending: "DESC"))
+            try db.execute(sql: SQLiteIndexStatements.create(index, schema: schema))
         }
     }
 

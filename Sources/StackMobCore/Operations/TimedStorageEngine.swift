@@ -38,14 +38,12 @@ public struct TimedStorageEngine: StorageEngine {
     public func loadSchemaDefinitions() async throws -> [SchemaDefinition] { try await base.loadSchemaDefinitions() }
     public func loadSchemaSettings() async throws -> StoredSchemaSettings { try await base.loadSchemaSettings() }
     public var isShared: Bool { base.isShared }
+    public var backup: (any StorageBackup)? { base.backup }
     public func refreshSchemas() async throws -> StoredSchemaSettings? { try await base.refreshSchemas() }
     public func close() async throws { try await base.close() }
 }
 
 extension Datastore {
-    /// The engine under this datastore, through a `TimedStorageEngine` if there is one, when it
-    /// can copy its database while serving (SQLite).
-    public var backupEngine: (any StorageBackup)? {
-        (storage as? any StorageBackup) ?? ((storage as? TimedStorageEngine)?.base as? any StorageBackup)
-    }
+    /// How the engine under this datastore copies its database while serving, if it can.
+    public var backupEngine: (any StorageBackup)? { storage.backup }
 }

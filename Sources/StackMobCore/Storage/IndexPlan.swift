@@ -26,7 +26,7 @@ public final class IndexPlan: Sendable {
 
     /// Implied indexes of databases made by earlier versions, which the newest-first indexes
     /// replace: `createddate` alone, `(sm_owner, createddate)`, and before that `sm_owner` alone.
-    /// Dropped at start-up once the newest-first indexes exist (`upgradeStatements`), unless the
+    /// Dropped at start-up once the newest-first indexes exist (`replacedIndexes`), unless the
     /// configuration or a deploy asks for them: the newest-first indexes begin with their columns,
     /// so they serve every query these served.
     public static let replaced: [[String]] = [
@@ -47,46 +47,18 @@ public final class IndexPlan: Sendable {
         }
     }
 
-    /// Index names carry the reserved `_sm_` prefix, so they never collide with a schema's table,
-    /// and dots, which no schema or field name contains, so two indexes never share a name.
-    /// The statements are the same in SQLite and PostgreSQL; `maxNameBytes` is PostgreSQL's limit
-    /// on identifiers (see `identifier`).
-    public static func createStatement(schema: String, fields: [String], maxNameBytes: Int = .max) -> String {
-        let columns = fields.map { "\"\($0)\"" }.joined(separator: ", ")
-        return "CREATE INDEX IF NOT EXISTS \"\(name(schema: schema, fields: fields, maxNameBytes: maxNameBytes))\" ON \"\(schema)\" (\(columns))"
+    /// An index's name. It carries the reserved `_sm_` prefix, so it never collides with a
+    /// schema's table, and dots, which no schema or field name contains, so two indexes never
+    /// share a name. An engine whose identifiers are shorter shortens it its own way (PostgreSQL's
+    /// `PostgresIndexStatements.identifier`).
+    public static func name(schema: String, fields: [String]) -> String {
+        "_sm_idx_\(schema).\(fields.joined(separator: "."))"
     }
 
-    public static func dropStatement(schema: String, fields: [String], maxNameBytes: Int = .max) -> String {
-        "DROP INDEX IF EXISTS \"\(name(schema: schema, fields: fields, maxNameBytes: maxNameBytes))\""
-    }
-
-    /// What start-up runs on every schema table after creating its newest-first indexes, for
-    /// tables made by earlier versions: the drop of each `replaced` index that `asked` (the
-    /// configuration's and the deploys' indexes of that schema) does not list.
-    public static func upgradeStatements(schema: String, asked: [[String]], maxNameBytes: Int = .max) -> [String] {
-        replaced.filter { !asked.contains($0) }.map { dropStatement(schema: schema, fields: $0, maxNameBytes: maxNameBytes) }
-    }
-
-    private static func name(schema: String, fields: [String], maxNameBytes: Int) -> String {
-        identifier("_sm_idx_\(schema).\(fields.joined(separator: "."))", maxBytes: maxNameBytes)
-    }
-
-    /// `name` when it fits in `maxBytes`, else its start and a hash of the whole name: PostgreSQL
-    /// silently cuts longer identifiers to 63 bytes, and two long names with the same start would
-    /// then be one index, the second `CREATE INDEX IF NOT EXISTS` doing nothing. The hash is
-    /// FNV-1a, the same in every process (Swift's `Hasher` is seeded per process).
-    public static func identifier(_ name: String, maxBytes: Int) -> String {
-        guard name.utf8.count > maxBytes else { return name }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        let suffix = "~" + String(hash, radix: 16)
-        var start = ""
-        for character in name {
-            guard start.utf8.count + character.utf8.count + suffix.utf8.count <= maxBytes else { break }
-            start.append(character)
-        }
-        return start + suffix
+    /// What start-up drops on every schema table after creating its newest-first indexes, for
+    /// tables made by earlier versions: each `replaced` index that `asked` (the configuration's
+    /// and the deploys' indexes of that schema) does not list.
+    public static func replacedIndexes(asked: [[String]]) -> [[String]] {
+        replaced.filter { !asked.contains($0) }
     }
 }

@@ -11,25 +11,19 @@
 /// incremental sort did the same work.
 ///
 /// The names have their own prefix, not `_sm_idx_`: the app's indexes are read back from those
-/// names (SQLite) or columns (PostgreSQL), and these are never the app's.
+/// names (SQLite) or columns (PostgreSQL), and these are never the app's. Each engine writes the
+/// statement, in its spelling of the order's NULLs (`SQLiteIndexStatements`,
+/// `PostgresIndexStatements`).
 public struct NewestFirstIndex: Sendable, Equatable {
     public let name: String
     /// Compared for equality before the order: none, or `sm_owner`.
     public let leading: [String]
     public let primaryKey: String
 
-    /// The newest-first indexes of `schema`. `maxNameBytes` as for `IndexPlan.identifier`.
-    public static func all(schema: String, primaryKey: String, maxNameBytes: Int = .max) -> [NewestFirstIndex] {
+    /// The newest-first indexes of `schema`: on the whole table, and after `sm_owner`.
+    public static func all(schema: String, primaryKey: String) -> [NewestFirstIndex] {
         [[], [SchemaDefinition.owner]].map { leading in
-            let name = (["_sm_newest_\(schema)"] + leading).joined(separator: ".")
-            return NewestFirstIndex(name: IndexPlan.identifier(name, maxBytes: maxNameBytes), leading: leading, primaryKey: primaryKey)
+            NewestFirstIndex(name: (["_sm_newest_\(schema)"] + leading).joined(separator: "."), leading: leading, primaryKey: primaryKey)
         }
-    }
-
-    /// `descending` is the engine's spelling of `createddate`'s direction in the order it serves:
-    /// the index must sort exactly as that order does, NULLs included.
-    public func createStatement(schema: String, descending: String) -> String {
-        let columns = leading.map { "\"\($0)\"" } + ["\"\(SchemaDefinition.createdDate)\" \(descending)", "\"\(primaryKey)\" ASC"]
-        return "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \"\(schema)\" (\(columns.joined(separator: ", ")))"
     }
 }

@@ -33,19 +33,3 @@ public struct EnvironmentStorage: Sendable {
         self.nonces = nonces
     }
 }
-
-/// An engine that can copy its database while it serves (`deploy --drop` keeps such a copy).
-public protocol StorageBackup: Sendable {
-    /// Writes a consistent copy of the whole database to `path`.
-    func backup(to path: String) async throws
-}
-
-/// The database could not be reached or prepared at start-up (PostgreSQL down, wrong password):
-/// the server exits with this message instead of waiting forever.
-public struct StorageUnavailableError: Error, CustomStringConvertible {
-    public let description: String
-
-    public init(_ description: String) {
-        self.description = description
-    }
-}

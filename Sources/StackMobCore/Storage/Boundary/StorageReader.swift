@@ -1,0 +1,21 @@
+/// What one snapshot of the database can answer: a `StorageEngine.read`'s view.
+public protocol StorageReader {
+    /// The stored object with every non-null column, password hashes included.
+    func fetchObject(_ schema: SchemaDefinition, id: String) async throws -> JSONObject?
+    /// The matching objects in the query's order and window, compiled into one SQL statement.
+    func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> ObjectPage
+    /// The primary keys of the objects `fetchObjects(_:query:)` would return, in its order (the
+    /// query's total and a `near` condition's distance aside): how a long answer is read in
+    /// batches without holding its objects (`Datastore.queryInBatches`).
+    func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String]
+    /// The stored objects among `ids` (distinct), in no particular order, in ONE statement
+    /// whatever the number of ids (how expansion loads a level, PROTOCOL §5.5). With `rows`, only
+    /// the objects it admits (schema permissions, §12), in the same statement.
+    func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject]
+}
+
+extension StorageReader {
+    public func fetchObjects(_ schema: SchemaDefinition, ids: [String]) async throws -> [JSONObject] {
+        try await fetchObjects(schema, ids: ids, admitting: nil)
+    }
+}
