@@ -128,9 +128,29 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            // The OpenAPI document, compiled into the binary like the migrations: nothing to ship
-            // beside the executable, and no `Bundle.module` lookup that fails once it is copied.
-            resources: [.embedInCode("OpenAPI/openapi.json")]
+            // The OpenAPI document and the console's templates and assets, compiled into the binary
+            // like the migrations: nothing to ship beside the executable, and no `Bundle.module`
+            // lookup that fails once it is copied.
+            resources: [
+                .embedInCode("OpenAPI/openapi.json"),
+                .embedInCode("Console/Templates/bottom.mustache"),
+                .embedInCode("Console/Templates/csrf.mustache"),
+                .embedInCode("Console/Templates/customcode.mustache"),
+                .embedInCode("Console/Templates/data.mustache"),
+                .embedInCode("Console/Templates/deploy.mustache"),
+                .embedInCode("Console/Templates/mail.mustache"),
+                .embedInCode("Console/Templates/message.mustache"),
+                .embedInCode("Console/Templates/object.mustache"),
+                .embedInCode("Console/Templates/overview.mustache"),
+                .embedInCode("Console/Templates/push.mustache"),
+                .embedInCode("Console/Templates/schema.mustache"),
+                .embedInCode("Console/Templates/schemas.mustache"),
+                .embedInCode("Console/Templates/signin.mustache"),
+                .embedInCode("Console/Templates/top.mustache"),
+                .embedInCode("Console/Templates/users.mustache"),
+                .embedInCode("Console/Assets/console.css"),
+                .embedInCode("Console/Assets/console.js"),
+            ]
         ),
         // What the server calls out to over HTTP, behind Core's protocols (`OutboundGateways`):
         // custom-code webhooks, social providers, push (webhook, APNs), S3, and the admin API

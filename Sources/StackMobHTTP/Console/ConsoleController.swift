@@ -151,10 +151,10 @@ struct ConsoleController: Sendable {
         return nil
     }
 
-    private static func asset(_ text: String, type: String) -> Response {
+    private static func asset(_ bytes: [UInt8], type: String) -> Response {
         Response(
             status: .ok, headers: [.contentType: type, .cacheControl: "max-age=300", HTTPField.Name("X-Content-Type-Options")!: "nosniff"],
-            body: .init(byteBuffer: ByteBuffer(string: text)))
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
 

@@ -23,7 +23,7 @@ struct ConsolePages: Sendable {
     init() {
         var library = MustacheLibrary()
         for (name, text) in ConsoleTemplates.all {
-            // The templates are constants of this file's module; the console tests render each.
+            // The templates are compiled into this module; the console tests render each.
             do { try library.register(text, named: name) } catch { preconditionFailure("console template \(name): \(error)") }
         }
         self.library = library
