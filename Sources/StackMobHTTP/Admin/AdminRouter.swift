@@ -8,10 +8,10 @@ func buildAdminRouter(
 ) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
     let routes = RecordingRouter(router: router, log: routeLog, host: .api)
-    router.add(middleware: ErrorMiddleware())
-    router.add(middleware: NULMiddleware())
-    router.add(middleware: NotFoundMiddleware())
-    router.add(middleware: AdminAuthMiddleware(operators: backend.operators))
+    router.add(layers: [
+        (.errors, ErrorMiddleware()), (.nul, NULMiddleware()), (.notFound, NotFoundMiddleware()),
+        (.authentication, AdminAuthMiddleware(operators: backend.operators)),
+    ])
     AdminSessionController(operators: backend.operators, throttle: throttle, proxies: backend.configuration.trustedProxies)
         .addRoutes(to: routes)
     AdminAuditController(operators: backend.operators).addRoutes(to: routes)

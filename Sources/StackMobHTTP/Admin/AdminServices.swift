@@ -12,11 +12,10 @@ func makeAdminServices(
 ) -> [any Service] {
     guard let port = configuration.admin.port else { return [] }
     let router = Router(context: StackMobRequestContext.self)
-    router.add(middleware: OperatorListenerMiddleware())
-    router.add(middleware: RequestLogMiddleware())
-    router.add(middleware: ErrorMiddleware())
-    router.add(middleware: NotFoundMiddleware())
-    router.add(middleware: admin)
+    router.add(layers: [
+        (.listenerMark, OperatorListenerMiddleware()), (.requestLog, RequestLogMiddleware()), (.errors, ErrorMiddleware()),
+        (.notFound, NotFoundMiddleware()), (.surface, admin),
+    ])
     return [
         makeOwnListener(
             "admin", responder: router.buildResponder(), host: configuration.admin.host, port: port, configuration: configuration, clock: clock,

@@ -163,8 +163,7 @@ struct ConsoleController: Sendable {
 func buildConsoleRouter(admin: RouterResponder<StackMobRequestContext>, routeLog: RouteLog = RouteLog()) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
     let routes = RecordingRouter(router: router, log: routeLog, host: .api)
-    router.add(middleware: ErrorMiddleware())
-    router.add(middleware: ConsoleErrorMiddleware())
+    router.add(layers: [(.errors, ErrorMiddleware()), (.consolePages, ConsoleErrorMiddleware())])
     ConsoleController(client: AdminClient(admin: admin)).addRoutes(to: routes)
     return router
 }

@@ -8,14 +8,11 @@ import StackMobCore
 ///   server headers; on the API port the API router has already applied them.
 func buildHTML5Router(kind: EnvironmentKind, backend: Backend, clock: any ServerClock, standalone: Bool) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
-    if standalone {
-        router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: ServerHeadersMiddleware(clock: clock))
-    }
-    router.add(middleware: ErrorMiddleware())
+    let site = HTML5SiteMiddleware(
+        kind: kind, deployments: HTML5Deployments(configuration: backend.configuration),
+        spaFallback: backend.configuration.html5.site(for: kind).spaFallback)
     router.add(
-        middleware: HTML5SiteMiddleware(
-            kind: kind, deployments: HTML5Deployments(configuration: backend.configuration),
-            spaFallback: backend.configuration.html5.site(for: kind).spaFallback))
+        layers: (standalone ? [(.requestLog, RequestLogMiddleware()), (.serverHeaders, ServerHeadersMiddleware(clock: clock))] : [])
+            + [(.errors, ErrorMiddleware()), (.surface, site)])
     return router
 }

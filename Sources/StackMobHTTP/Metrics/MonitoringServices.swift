@@ -11,9 +11,10 @@ func makeMonitoringServices(
     let configuration = backend.configuration
     guard configuration.monitoring.enabled, let port = configuration.monitoring.port else { return [] }
     let router = Router(context: StackMobRequestContext.self)
-    router.add(middleware: ErrorMiddleware())
-    router.add(middleware: NotFoundMiddleware())
-    router.add(middleware: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: true))
+    router.add(layers: [
+        (.errors, ErrorMiddleware()), (.notFound, NotFoundMiddleware()),
+        (.surface, MonitoringMiddleware(backend: backend, metrics: metrics, standalone: true)),
+    ])
     return [
         makeOwnListener(
             "monitoring", responder: router.buildResponder(), host: configuration.monitoring.host, port: port, configuration: configuration,

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// What every request of the API port passes through before its route, credentials or not, in
-/// the order it meets them:
+/// the order it meets them, which is `MiddlewareLayer`'s:
 /// 1. it is counted and timed (`RequestMetricsMiddleware`), logged (`RequestLogMiddleware`), and its
 ///    response stamped with the server's time (`ServerHeadersMiddleware`);
 /// 2. the monitoring routes, the push host, the HTML5 sites and the admin API and console answer

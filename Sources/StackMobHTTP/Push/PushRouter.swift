@@ -11,15 +11,11 @@ func buildPushRouter(
 ) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
     let routes = RecordingRouter(router: router, log: routeLog, host: .push)
-    if standalone {
-        router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: ServerHeadersMiddleware(clock: clock))
-    }
-    router.add(middleware: ErrorMiddleware())
-    router.add(middleware: TransferCodingMiddleware())
-    router.add(middleware: NULMiddleware())
-    router.add(middleware: NotFoundMiddleware())
-    router.add(middleware: AuthenticationMiddleware(backend: backend, clock: clock))
+    router.add(
+        layers: (standalone ? [(.requestLog, RequestLogMiddleware()), (.serverHeaders, ServerHeadersMiddleware(clock: clock))] : []) + [
+            (.errors, ErrorMiddleware()), (.transferCoding, TransferCodingMiddleware()), (.nul, NULMiddleware()),
+            (.notFound, NotFoundMiddleware()), (.authentication, AuthenticationMiddleware(backend: backend, clock: clock)),
+        ])
     PushController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: routes)
     return router
 }
