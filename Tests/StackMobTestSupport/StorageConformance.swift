@@ -1,0 +1,203 @@
+import Foundation
+import StackMobCore
+
+/// What every storage engine must do behind the domain's protocols (`StackMobCore/Storage/
+/// Boundary`), as one list of checks that any engine's `EnvironmentStorage` runs. The suite runs
+/// them on the engine the test servers use: SQLite, and PostgreSQL in the `postgresql` tier of
+/// scripts/test.sh (docs/testing.md). Parse Server's adapter test matrix is the model: one suite,
+/// every database.
+///
+/// A check throws `Failure` with what differed; it never passes without comparing something.
+public enum StorageConformance {
+    public struct Check: Sendable {
+        public let name: String
+        let run: @Sendable (EnvironmentStorage) async throws -> Void
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func check(named name: String) -> Check? {
+        checks.first { $0.name == name }
+    }
+
+    /// Opens `environment` on a fresh database of `provider`, runs the check, closes the engine.
+    public static func run(_ check: Check, provider: any StorageProvider) async throws {
+        let storage = try await provider.open(.development, registry: SchemaRegistry(), indexes: [:])
+        do {
+            try await check.run(storage)
+        } catch {
+            try? await storage.engine.close()
+            throw error
+        }
+        try await storage.engine.close()
+    }
+
+    public static let checks: [Check] = objectChecks + queryChecks + sideStoreChecks
+
+    static let note = SchemaDefinition(name: "note", fields: ["title": .string, "n": .integer])
+
+    static func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw Failure(description: message()) }
+    }
+
+    static func createNotes(_ storage: EnvironmentStorage, _ objects: [JSONObject] = []) async throws {
+        try await storage.engine.write { writer in
+            try await writer.evolveSchema(from: nil, to: note)
+            for object in objects { try await writer.insert(object, into: note) }
+        }
+    }
+
+    static func noteObject(_ id: String, n: Int64, created: Int64) -> JSONObject {
+        ["note_id": .string(id), "title": .string("note \(id)"), "n": .integer(n), "createddate": .integer(created), "lastmoddate": .integer(created)]
+    }
+
+    static func read(_ storage: EnvironmentStorage, _ id: String) async throws -> JSONObject? {
+        try await storage.engine.read { try await $0.fetchObject(note, id: id) }
+    }
+
+    /// Writing and reading single objects, and what a transaction promises.
+    static let objectChecks: [Check] = [
+        Check(name: "an inserted object reads back with its fields; a second insert of its key is a duplicate key") { storage in
+            try await createNotes(storage, [noteObject("a", n: 1, created: 10)])
+            let object = try await read(storage, "a")
+            try expect(object?["title"] == .string("note a") && object?["n"] == .integer(1), "read back \(String(describing: object))")
+            do {
+                try await storage.engine.write { try await $0.insert(noteObject("a", n: 2, created: 11), into: note) }
+                throw Failure(description: "a second insert of the same key succeeded")
+            } catch let error as StorageError {
+                try expect(error == .duplicateKey, "\(error)")
+            }
+            try expect(try await read(storage, "a")?["n"] == .integer(1), "the refused insert changed the object")
+        },
+        Check(name: "an update sets the fields it names and a null clears one; a delete tells whether there was an object") { storage in
+            try await createNotes(storage, [noteObject("a", n: 1, created: 10)])
+            try await storage.engine.write { try await $0.update(note, id: "a", changes: ["n": .integer(5), "title": .null]) }
+            let object = try await read(storage, "a")
+            try expect(object?["n"] == .integer(5), "n is \(String(describing: object?["n"]))")
+            try expect(object?["title"] == nil, "a cleared field still reads \(String(describing: object?["title"]))")
+            try expect(try await storage.engine.write { try await $0.delete(note, id: "a") }, "the delete found nothing")
+            try expect(!(try await storage.engine.write { try await $0.delete(note, id: "a") }), "a second delete found the object")
+            try expect(try await read(storage, "a") == nil, "the deleted object still reads")
+        },
+        Check(name: "a write whose body throws commits nothing") { storage in
+            try await createNotes(storage)
+            struct Abandoned: Error {}
+            do {
+                try await storage.engine.write { writer in
+                    try await writer.insert(noteObject("b", n: 1, created: 10), into: note)
+                    throw Abandoned()
+                }
+            } catch is Abandoned {}
+            try expect(try await read(storage, "b") == nil, "the abandoned transaction's insert is visible")
+        },
+        Check(name: "a schema's definition and fields are loaded back, and later fields are added") { storage in
+            try await createNotes(storage)
+            let next = note.adding(["done": .boolean])
+            try await storage.engine.write { try await $0.evolveSchema(from: note, to: next) }
+            let stored = try await storage.engine.loadSchemaDefinitions().first { $0.name == "note" }
+            try expect(stored == next, "loaded \(String(describing: stored))")
+        },
+    ]
+
+    /// Five notes whose default order (newest first, the key breaking ties, PROTOCOL D18) is
+    /// e, a, b, c, d: created 5, 3, 3, 2, 1.
+    static let five = [
+        noteObject("a", n: 1, created: 3), noteObject("b", n: 2, created: 3), noteObject("c", n: 3, created: 2),
+        noteObject("d", n: 4, created: 1), noteObject("e", n: 5, created: 5),
+    ]
+
+    static func ids(_ objects: [JSONObject]) -> [String] {
+        objects.compactMap { $0["note_id"]?.stringValue }
+    }
+
+    static func greater(than n: Int64) -> TypedFilter {
+        .condition(TypedCondition(field: "n", target: .scalar, operation: .greaterThan(.integer(n))))
+    }
+
+    /// Queries: order, window, total, filters, keys and ids.
+    static let queryChecks: [Check] = [
+        Check(name: "a page is newest first with the key breaking ties, windowed, with the total of all matches") { storage in
+            try await createNotes(storage, five)
+            let page = try await storage.engine.read { try await $0.fetchObjects(note, query: ObjectQuery(offset: 1, limit: 2, countsTotal: true)) }
+            try expect(ids(page.objects) == ["a", "b"], "page \(ids(page.objects))")
+            try expect(page.total == 5, "total \(String(describing: page.total))")
+            let sorted = try await storage.engine.read {
+                try await $0.fetchObjects(note, query: ObjectQuery(order: [SortKey(field: "n", ascending: false)], limit: 3))
+            }
+            try expect(ids(sorted.objects) == ["e", "d", "c"], "ordered by n descending: \(ids(sorted.objects))")
+        },
+        Check(name: "the primary keys of a query come in the order its objects do") { storage in
+            try await createNotes(storage, five)
+            for query in [ObjectQuery(), ObjectQuery(filter: greater(than: 1), order: [SortKey(field: "title", ascending: true)], offset: 1)] {
+                let keys = try await storage.engine.read { try await $0.fetchPrimaryKeys(note, query: query) }
+                let objects = try await storage.engine.read { try await $0.fetchObjects(note, query: query) }
+                try expect(keys == ids(objects.objects), "keys \(keys), objects \(ids(objects.objects))")
+            }
+        },
+        Check(name: "a filter selects what it matches, and reads by ids return the stored among them") { storage in
+            try await createNotes(storage, five)
+            let matched = try await storage.engine.read { try await $0.fetchObjects(note, query: ObjectQuery(filter: greater(than: 3), countsTotal: true)) }
+            try expect(Set(ids(matched.objects)) == ["d", "e"] && matched.total == 2, "matched \(ids(matched.objects)), total \(String(describing: matched.total))")
+            let byID = try await storage.engine.readByKey { try await $0.fetchObjects(note, ids: ["a", "c", "zz"]) }
+            try expect(Set(ids(byID)) == ["a", "c"], "by ids \(ids(byID))")
+        },
+        Check(name: "deleting by filter removes what matches and returns the fields asked for") { storage in
+            try await createNotes(storage, five)
+            let deleted = try await storage.engine.write { try await $0.deleteObjects(note, matching: greater(than: 3), returning: ["n"]) }
+            try expect(Set(ids(deleted)) == ["d", "e"], "deleted \(ids(deleted))")
+            try expect(Set(deleted.compactMap { $0["n"] }) == [.integer(4), .integer(5)], "returned \(deleted)")
+            let left = try await storage.engine.read { try await $0.fetchPrimaryKeys(note, query: ObjectQuery()) }
+            try expect(left == ["a", "b", "c"], "left \(left)")
+        },
+    ]
+
+    /// The stores beside the objects: sessions, MAC nonces, operators, backups.
+    static let sideStoreChecks: [Check] = [
+        Check(name: "a session is found by either token's hash, its refresh rotates once, and a delete ends it") { storage in
+            let session = StoredSession(
+                accessHash: "access-1", refreshHash: "refresh-1", userSchema: "user", userID: "olivia", sealedMACKey: [1, 2, 3],
+                expiresAt: 1_000, createdAt: 10)
+            try await storage.tokens.insertSession(session, replacingOthers: false)
+            try expect(try await storage.tokens.session(accessHash: "access-1") == session, "not found by its access hash")
+            try expect(try await storage.tokens.session(refreshHash: "refresh-1") == session, "not found by its refresh hash")
+            var next = session
+            next.accessHash = "access-2"
+            next.refreshHash = "refresh-2"
+            try expect(try await storage.tokens.rotateSession(refreshHash: "refresh-1", to: next), "the first rotation failed")
+            try expect(!(try await storage.tokens.rotateSession(refreshHash: "refresh-1", to: next)), "a used refresh token rotated again")
+            try expect(try await storage.tokens.session(accessHash: "access-1") == nil, "the rotated-out session still signs in")
+            try await storage.tokens.deleteSession(accessHash: "access-2")
+            try expect(try await storage.tokens.session(accessHash: "access-2") == nil, "the deleted session still signs in")
+        },
+        Check(name: "a MAC nonce is accepted once within its window, and again once swept") { storage in
+            let nonces = storage.nonces
+            try expect(try await nonces.record(token: "t", ts: 100, nonce: "n1", mac: "m", expiresAt: 200, now: 100), "a first request was refused")
+            try expect(!(try await nonces.record(token: "t", ts: 100, nonce: "n1", mac: "m", expiresAt: 200, now: 150)), "a replay was accepted")
+            try expect(try await nonces.sweep(now: 201) >= 1, "the sweep removed nothing")
+            try expect(try await nonces.record(token: "t", ts: 100, nonce: "n1", mac: "m", expiresAt: 300, now: 201), "a swept nonce was refused")
+        },
+        Check(name: "an operator is stored with its password hash and audited") { storage in
+            let operators = storage.operators
+            try expect(!(try await operators.hasOperators()), "a new database has operators")
+            try await operators.insertOperator(
+                name: "ada", passwordHash: "hash", audit: AuditRecord(at: 10, operatorName: "ada", action: "operator.add", detail: .null))
+            try expect(try await operators.hasOperators(), "the operator was not stored")
+            try expect(try await operators.passwordHash(ofOperator: "ada") == "hash", "wrong password hash")
+            try expect(try await operators.auditLog(limit: 10).count == 1, "the insert was not audited")
+        },
+        Check(name: "an engine that declares backups writes a readable copy; one that does not is shared and backed up by its own tools") { storage in
+            guard let backup = storage.engine.backup else {
+                try expect(storage.engine.isShared, "an engine of one process declares no backup")
+                return
+            }
+            try await createNotes(storage, [noteObject("a", n: 1, created: 10)])
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("stackmob-conformance-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try await backup.backup(to: path)
+            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            try expect(size > 0, "the copy is empty")
+        },
+    ]
+}
