@@ -66,18 +66,30 @@ public enum TestServer {
         try StorageSelection.provider(for: configuration, logger: quietLogger)
     }
 
+    /// How a test's requests reach the application.
+    public enum Transport: String, CaseIterable, Sendable {
+        /// Over real HTTP on a loopback port, through the connection layer, as clients send them:
+        /// what catches framing, header case and the connection's limits. The default.
+        case live
+        /// Straight to the application's responder, in the test's process, with no socket and no
+        /// connection layer (Hummingbird's `.router` test framework): for tables of routes and
+        /// permissions, beside their live run, never instead of it.
+        case inProcess
+    }
+
     /// Starts the server on a new temporary data directory, hands `body` a client, stops the
     /// server and removes the directory.
     public static func run<Value: Sendable>(
         configure: (inout StackMobConfiguration) -> Void = { _ in },
         clock: any ServerClock = SystemClock(),
         logger: Logger = quietLogger,
+        transport: Transport = .live,
         _ body: @Sendable (StackMobClient) async throws -> Value
     ) async throws -> Value {
         try await withDataDirectory { directory in
             var configuration = configuration(dataDirectory: directory)
             configure(&configuration)
-            return try await run(configuration: configuration, clock: clock, logger: logger, body)
+            return try await run(configuration: configuration, clock: clock, logger: logger, transport: transport, body)
         }
     }
 
@@ -86,12 +98,13 @@ public enum TestServer {
         configuration: StackMobConfiguration,
         clock: any ServerClock = SystemClock(),
         logger: Logger = quietLogger,
+        transport: Transport = .live,
         _ body: @Sendable (StackMobClient) async throws -> Value
     ) async throws -> Value {
         let app = try await startGate.passing(when: configuration.storage.engine == .postgresql) {
             try await buildApplication(configuration: configuration, clock: clock, logger: logger)
         }
-        return try await app.test(.live) { client in
+        return try await app.test(transport == .live ? .live : .router) { client in
             try await body(StackMobClient(client: client, publicKey: configuration.development.publicKey))
         }
     }

@@ -4,8 +4,9 @@ import StackMobTestSupport
 import Testing
 
 /// Every permission level × caller (anonymous, logged-in stranger, entitled user, private key) ×
-/// verb, through real HTTP: status and exact body of every cell (PROTOCOL §12.2), and for every
-/// refused update or delete, that the object was left as it was.
+/// verb: status and exact body of every cell (PROTOCOL §12.2), and for every refused update or
+/// delete, that the object was left as it was. Through real HTTP, and again in process
+/// (`TestServer.Transport`).
 @Suite("Access control: the access matrix (§12.2)")
 struct AccessMatrixTests {
     enum Kind: String, CaseIterable { case anonymous, stranger, entitled, privateKey }
@@ -51,10 +52,10 @@ struct AccessMatrixTests {
         }
     }
 
-    @Test("every level × caller × verb answers the status and exact body of §12.2")
-    func matrix() async throws {
+    @Test("every level × caller × verb answers the status and exact body of §12.2", arguments: TestServer.Transport.allCases)
+    func matrix(transport: TestServer.Transport) async throws {
         let clock = ManualClock()
-        try await TestServer.run(configure: Self.configure, clock: clock) { client in
+        try await TestServer.run(configure: Self.configure, clock: clock, transport: transport) { client in
             let fixture = try await ACLFixture.make(
                 client, clock: clock,
                 users: ["olivia": ["friends": ["fred"]], "eve": [:], "rita": [:], "rex": [:], "fred": [:]])
