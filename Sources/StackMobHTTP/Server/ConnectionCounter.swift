@@ -9,6 +9,9 @@ import Synchronization
 ///
 /// Trusted proxies (`listen.trusted_proxies`) are not counted per address: behind a proxy every
 /// client arrives from the proxy's address, and the proxy caps its clients itself.
+///
+/// An IPv6 client is counted by its /64 (`clientKey`): a host is given a whole /64 and can
+/// connect from any address in it, so counting single addresses would not cap it at all.
 final class ConnectionCounter: Sendable {
     let limit: Int
     let limitPerClient: Int
@@ -42,11 +45,12 @@ final class ConnectionCounter: Sendable {
         let count = open.wrappingAdd(1, ordering: .relaxed).newValue
         var client: String?
         var fromClient = 0
-        if let address = peer?.ipAddress, !trustedProxies.contains(address) {
-            client = address
+        if let peer, let address = peer.ipAddress, !trustedProxies.contains(address) {
+            let key = Self.clientKey(peer) ?? address
+            client = key
             fromClient = perClient.withLock { table in
-                let count = table[address, default: 0] + 1
-                table[address] = count
+                let count = table[key, default: 0] + 1
+                table[key] = count
                 return count
             }
         }
@@ -61,6 +65,19 @@ final class ConnectionCounter: Sendable {
             return Ticket(admitted: false, client: client)
         }
         return Ticket(admitted: true, client: client)
+    }
+
+    /// What a client is counted under: an IPv4 address as it is (an IPv4-mapped IPv6 address as
+    /// its IPv4 address), an IPv6 address by its first 64 bits, written `<prefix>::/64`.
+    static func clientKey(_ peer: SocketAddress) -> String? {
+        guard case .v6(let address) = peer else { return peer.ipAddress }
+        let bytes = withUnsafeBytes(of: address.address.sin6_addr) { Array($0) }
+        guard bytes.count == 16 else { return peer.ipAddress }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+            return bytes[12..<16].map(String.init).joined(separator: ".")
+        }
+        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+        return groups.joined(separator: ":") + "::/64"
     }
 
     func closed(_ ticket: Ticket) {
