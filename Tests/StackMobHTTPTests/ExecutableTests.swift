@@ -48,7 +48,7 @@ struct ExecutableTests {
         }
     }
 
-    @Test("under steady load the server reuses its memory rather than fault pages in on every request (issue 19)")
+    @Test("under steady load the server reuses its memory rather than fault pages in on every request")
     func steadyLoadReusesMemory() async throws {
         try await TestServer.withDataDirectory { directory in
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -5,7 +5,7 @@ import StackMobTestSupport
 import Synchronization
 import Testing
 
-/// `backup`, `restore` and scheduled backups (issue 17).
+/// `backup`, `restore` and scheduled backups (docs/operations.md, "Backups and restore").
 @Suite("Backups and restore", .sqliteFiles)
 struct BackupTests {
     @Test("a backup taken under continuous writes restores to a sound database holding every write acknowledged before it began")

@@ -7,7 +7,8 @@ import Testing
     import Glibc
 #endif
 
-/// `LogOutput`: the batching behind every log line (issue 19), over a real pipe.
+/// `LogOutput`: the batching behind every log line (a write per line would block an event loop),
+/// over a real pipe.
 @Suite("Log output: whole lines, in order, batched")
 struct LogOutputTests {
     @Test("lines logged at once from many threads arrive whole, each thread's in order, none lost after flush")
