@@ -22,16 +22,31 @@ usage() {
     sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
-# The Swift suite on SQLite.
-tier_fast() {
-    swift test
+# The suites tagged .timing (wall-clock bounds, or load of their own: docs/testing.md,
+# "Timing-sensitive suites"), as one pattern over test ids; swift test selects by id, not by tag.
+timing_suites() {
+    python3 scripts/timing_suites.py
 }
 
-# The same suite on PostgreSQL: pg_cluster.py starts a throw-away cluster, hands its URL to the
-# command as STACKMOB_TEST_POSTGRESQL_URL and removes it afterwards (set that variable yourself
-# to use an existing database). --skip-build: it reuses what the fast tier built.
+# The Swift suite on SQLite, in two runs: every other suite in parallel, then the timing-sensitive
+# ones one at a time with nothing beside them, so that their bounds measure the server and not the
+# rest of the suite. `swift test` alone still runs everything, in parallel.
+tier_fast() {
+    local timing
+    timing=$(timing_suites)
+    swift test --skip "$timing"
+    swift test --skip-build --filter "$timing" --no-parallel
+}
+
+# The same suite on PostgreSQL, in the same two runs: pg_cluster.py starts a throw-away cluster,
+# hands its URL to the command as STACKMOB_TEST_POSTGRESQL_URL and removes it afterwards (set that
+# variable yourself to use an existing database). --skip-build: it reuses what the fast tier built.
 tier_postgresql() {
-    python3 scripts/pg_cluster.py run -- swift test --skip-build
+    local timing
+    timing=$(timing_suites)
+    python3 scripts/pg_cluster.py run -- bash -c \
+        'swift test --skip-build --skip "$1" && swift test --skip-build --filter "$1" --no-parallel' \
+        timing "$timing"
 }
 
 # The scripts' unit tests, then the documentation: every relative link and anchor resolves

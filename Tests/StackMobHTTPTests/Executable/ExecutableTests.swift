@@ -5,7 +5,7 @@ import StackMobTestSupport
 import Testing
 
 /// The binary as a newcomer or a CI pipeline runs it: no configuration, a clean directory.
-@Suite("The stackmob-server executable")
+@Suite("The stackmob-server executable", .tags(.timing))
 struct ExecutableTests {
     @Test("with no configuration it serves development, creating its data directory, and stops on SIGTERM")
     func zeroConfiguration() async throws {

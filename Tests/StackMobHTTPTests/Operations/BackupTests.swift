@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// `backup`, `restore` and scheduled backups (docs/operations.md, "Backups and restore").
-@Suite("Backups and restore", .sqliteFiles)
+@Suite("Backups and restore", .sqliteFiles, .tags(.timing))
 struct BackupTests {
     @Test("a backup taken under continuous writes restores to a sound database holding every write acknowledged before it began")
     func backupUnderWrites() async throws {
