@@ -4,7 +4,7 @@
 #   scripts/test.sh              # all: fast, postgresql, scripts, slow, in that order
 #   scripts/test.sh fast         # the Swift suite on SQLite (swift test)
 #   scripts/test.sh postgresql   # the same suite again on a throw-away PostgreSQL cluster
-#   scripts/test.sh scripts      # the scripts' unit tests and the documentation's checks
+#   scripts/test.sh scripts      # the scripts' unit tests, the documentation's checks, the format
 #   scripts/test.sh slow         # crash consistency, HTTP fuzz, soak, console in a browser,
 #                                # CI-mode timing, several instances on PostgreSQL, HAProxy
 #   scripts/test.sh fast scripts # several tiers, in the order given
@@ -51,11 +51,12 @@ tier_postgresql() {
 
 # The scripts' unit tests, then the documentation: every relative link and anchor resolves
 # (doc_links.py), and every PROTOCOL citation in the code names a section that exists
-# (doc_citations.py).
+# (doc_citations.py); then the Swift sources against .swift-format (format_check.sh).
 tier_scripts() {
     python3 -m unittest discover -s scripts/tests
     python3 scripts/doc_links.py
     python3 scripts/doc_citations.py
+    scripts/format_check.sh
 }
 
 # The checks that start the real binary, each for seconds to minutes. Run alone, the tier builds
