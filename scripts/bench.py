@@ -5,7 +5,7 @@ run: engines, instance counts, another build of this server, or PocketBase.
     python3 scripts/bench.py                                   # SQLite, every scenario
     python3 scripts/bench.py --side sqlite --side postgresql   # both engines side by side
     python3 scripts/bench.py --side pg1=postgresql:1 --side pg3=postgresql:3   # HAProxy in front
-    python3 scripts/bench.py --side sqlite --side pocketbase   # the peer run of issue 19
+    python3 scripts/bench.py --side sqlite --side pocketbase   # the peer run (docs/benchmarks.md)
     python3 scripts/bench.py --side new=sqlite --side old=sqlite@/path/to/old/stackmob-server
     python3 scripts/bench.py --side sqlite --side hummingbird --scenarios head   # the framework alone
 
@@ -77,9 +77,10 @@ def parse_side(text):
 def release_binary(skip_build):
     """The binary the Docker image ships, built by scripts/build-release.sh: the Swift runtime
     linked in (`--static-swift-stdlib`), which spares every call into it the dynamic linker's
-    indirection (about 8% less CPU on HEAD / and 15% on a read by id than the same build linked
-    dynamically, profile.py, two alternated runs, 2026-11-25), and its functions in the order of
-    scripts/orderfile/stackmob-server.order (7 MiB less resident at start)."""
+    indirection (less CPU per request than the same build linked dynamically: docs/benchmarks.md,
+    "2026-11-25 06:52: the statically linked build"), and its functions in the order of
+    scripts/orderfile/stackmob-server.order (less resident memory at start: docs/benchmarks.md,
+    "2026-11-25 13:04: the functions a server runs, linked side by side")."""
     if not skip_build:
         log("building the release binary (scripts/build-release.sh, in .build-release)")
         subprocess.run([os.path.join(ROOT, "scripts", "build-release.sh")], cwd=ROOT, check=True)

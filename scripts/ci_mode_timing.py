@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""CI mode timing (issue 17): how long `serve --ephemeral --fixtures` takes from spawn to its first
-answer with a 1,000-object fixture, and how long a reset takes, checked against bounds.
+"""CI mode timing (docs/operations.md, "Use it in CI"): how long `serve --ephemeral --fixtures`
+takes from spawn to its first answer with a 1,000-object fixture, and how long a reset takes,
+checked against bounds.
 
     python3 scripts/ci_mode_timing.py --binary .build/debug/stackmob-server [--objects 1000]
         [--max-startup-seconds 15] [--max-reset-seconds 10] [--resets 3]

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Browser tests of the web console (issue 18) in a real headless Chromium, driven by Selenium.
+"""Browser tests of the web console (docs/operations.md, "Web console") in a real headless
+Chromium, driven by Selenium.
 
 Starts the built binary on a temporary data directory (scripts/harness.py), adds an operator with
 `stackmob-server admin add`, and walks the console as an operator would: sign in, add a schema and

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""libFuzzer runs of the parsers that take client bytes (issue 20).
+"""libFuzzer runs of the parsers that take client bytes (docs/testing.md, "Fuzzing the parsers").
 
     python3 scripts/fuzz.py [TARGET ...] [--seconds 120] [--no-build] [--no-merge] [--nice 19]
 

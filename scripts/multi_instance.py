@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Three stackmob-server instances on one PostgreSQL database, checked the way a load balancer
-would use them (issue 14). Standard library only.
+would use them (docs/operations.md, "More than one instance"). Standard library only.
 
     python3 scripts/multi_instance.py --binary .build/debug/stackmob-server [--postgresql-url URL]
 

@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""The link order of the release binary's functions (issue 19, resident memory).
+"""The link order of the release binary's functions (resident memory: docs/benchmarks.md).
 
     python3 scripts/orderfile.py                 # 4 rounds from the current list
     python3 scripts/orderfile.py --fresh --rounds 8
 
 A running server's code is resident by the 64 KiB window, not by the page: on each fault of a
 file mapping the kernel also maps the neighbouring pages it has cached ("fault-around"). Linked
-in source order, the functions a server runs are spread over most of its 34 MiB of code, and a
-freshly started server kept 17-19 MiB of it resident. Linked in the order this script writes to
+in source order, the functions a server runs are spread over most of the code, and a freshly
+started server kept much of it resident. Linked in the order this script writes to
 scripts/orderfile/stackmob-server.order, they sit side by side and the rest of the code stays on
-disk (2026-11-25: 7 MiB less resident memory at start; docs/benchmarks.md, "2026-11-25 13:04:
-the functions a server runs, linked side by side").
+disk (the figures: docs/benchmarks.md, "2026-11-25 13:04: the functions a server runs, linked
+side by side").
 
 A round: scripts/build-release.sh builds the binary with the list so far (one section per
 function; only the first build compiles, the others only link), then the server runs under

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CPU time per request of the read path (issue 19), and where it goes.
+"""CPU time per request of the read path (docs/benchmarks.md), and where it goes.
 
     python3 scripts/profile.py [--binary .build-release/release/stackmob-server] [--duration 10] [--perf 15]
     python3 scripts/profile.py --engine postgresql --scenarios get_one,page

@@ -4,7 +4,7 @@
 #   scripts/test.sh              # all: fast, postgresql, scripts, slow, in that order
 #   scripts/test.sh fast         # the Swift suite on SQLite (swift test)
 #   scripts/test.sh postgresql   # the same suite again on a throw-away PostgreSQL cluster
-#   scripts/test.sh scripts      # the scripts' unit tests and the documentation's checks
+#   scripts/test.sh scripts      # the scripts' unit tests, the documentation's checks, the format
 #   scripts/test.sh slow         # crash consistency, HTTP fuzz, soak, console in a browser,
 #                                # CI-mode timing, several instances on PostgreSQL, HAProxy
 #   scripts/test.sh fast scripts # several tiers, in the order given
@@ -22,25 +22,41 @@ usage() {
     sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
-# The Swift suite on SQLite.
-tier_fast() {
-    swift test
+# The suites tagged .timing (wall-clock bounds, or load of their own: docs/testing.md,
+# "Timing-sensitive suites"), as one pattern over test ids; swift test selects by id, not by tag.
+timing_suites() {
+    python3 scripts/timing_suites.py
 }
 
-# The same suite on PostgreSQL: pg_cluster.py starts a throw-away cluster, hands its URL to the
-# command as STACKMOB_TEST_POSTGRESQL_URL and removes it afterwards (set that variable yourself
-# to use an existing database). --skip-build: it reuses what the fast tier built.
+# The Swift suite on SQLite, in two runs: every other suite in parallel, then the timing-sensitive
+# ones one at a time with nothing beside them, so that their bounds measure the server and not the
+# rest of the suite. `swift test` alone still runs everything, in parallel.
+tier_fast() {
+    local timing
+    timing=$(timing_suites)
+    swift test --skip "$timing"
+    swift test --skip-build --filter "$timing" --no-parallel
+}
+
+# The same suite on PostgreSQL, in the same two runs: pg_cluster.py starts a throw-away cluster,
+# hands its URL to the command as STACKMOB_TEST_POSTGRESQL_URL and removes it afterwards (set that
+# variable yourself to use an existing database). --skip-build: it reuses what the fast tier built.
 tier_postgresql() {
-    python3 scripts/pg_cluster.py run -- swift test --skip-build
+    local timing
+    timing=$(timing_suites)
+    python3 scripts/pg_cluster.py run -- bash -c \
+        'swift test --skip-build --skip "$1" && swift test --skip-build --filter "$1" --no-parallel' \
+        timing "$timing"
 }
 
 # The scripts' unit tests, then the documentation: every relative link and anchor resolves
 # (doc_links.py), and every PROTOCOL citation in the code names a section that exists
-# (doc_citations.py).
+# (doc_citations.py); then the Swift sources against .swift-format (format_check.sh).
 tier_scripts() {
     python3 -m unittest discover -s scripts/tests
     python3 scripts/doc_links.py
     python3 scripts/doc_citations.py
+    scripts/format_check.sh
 }
 
 # The checks that start the real binary, each for seconds to minutes. Run alone, the tier builds

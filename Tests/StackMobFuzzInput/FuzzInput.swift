@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// The inputs of one libFuzzer target in Fuzz/ (issue 20): its checked-in corpus,
-/// `Fuzz/corpus/<target>/`, and the inputs that once crashed it, `Fuzz/regressions/<target>/`.
-/// Replaying them in the test targets makes both a regression suite that runs without the
-/// sanitizers. A module of its own, so that the core tests can use it without depending on the
-/// HTTP side, as they would through StackMobTestSupport.
+/// The inputs of one libFuzzer target in Fuzz/ (docs/testing.md, "Fuzzing the parsers"): its
+/// checked-in corpus, `Fuzz/corpus/<target>/`, and the inputs that once crashed it,
+/// `Fuzz/regressions/<target>/`. Replaying them in the test targets makes both a regression suite
+/// that runs without the sanitizers. A module of its own, so that the core tests can use it without
+/// depending on the HTTP side, as they would through StackMobTestSupport.
 public struct FuzzInput: Sendable, CustomTestStringConvertible {
     public let path: String
     public let bytes: [UInt8]

@@ -8,7 +8,7 @@ import Testing
 
 @testable import StackMobMail
 
-@Suite("SMTP mailer against a stub relay")
+@Suite("SMTP mailer against a stub relay", .tags(.timing))
 struct SMTPMailerTests {
     static func settings(port: Int, startTLS: Bool = false, credentials: Bool = true, caFile: String? = nil) -> MailSettings {
         var mail = MailSettings()

@@ -68,7 +68,7 @@ public final class ServerProcess: Sendable {
         }
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
         close(writeEnd)

@@ -7,7 +7,7 @@ import StackMobCore
 import Synchronization
 
 /// A client that sends requests the way the StackMob SDKs do: `Accept` with the API version and
-/// the public key header (signatures come with the users issue).
+/// the public key header; a user's MAC signature is added where a test logs in (PROTOCOL §3.2).
 public struct StackMobClient: Sendable {
     public typealias Transport = @Sendable (TestClient.Request) async throws -> APIResponse
 

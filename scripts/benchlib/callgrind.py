@@ -1,5 +1,5 @@
-"""Instructions per request, counted by valgrind's callgrind (issue 19): repeatable on a busy
-machine, where requests per second and CPU time move by 10-20% from run to run.
+"""Instructions per request, counted by valgrind's callgrind (docs/benchmarks.md): repeatable on a
+busy machine, where requests per second and CPU time move from run to run.
 
 The server runs under `valgrind --tool=callgrind`; around each scenario the counters are zeroed
 and dumped (`callgrind_control`), and the dump's total is divided by the requests wrk completed.

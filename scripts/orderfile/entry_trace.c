@@ -1,6 +1,6 @@
 /*
  * Which functions of an executable a run enters, in the order it first enters them: the input of
- * scripts/orderfile.py (issue 19, resident memory).
+ * scripts/orderfile.py (resident memory: docs/benchmarks.md).
  *
  * Loaded with LD_PRELOAD into the traced program. With ORDERFILE_TRACE_OUT and ORDERFILE_TEXT
  * ("<start>-<end>", hex offsets of the code from the executable's load address) set, its

@@ -2,7 +2,7 @@
 public enum Caller: Sendable, Equatable {
     /// The app's public key alone.
     case anonymous
-    /// A logged-in user of a user schema (OAuth 2.0 MAC; the users issue).
+    /// A logged-in user of a user schema (OAuth 2.0 MAC, PROTOCOL §3.2).
     case user(schema: String, id: String)
     /// A private-key (OAuth 1.0) signature: trusted, bypasses ACLs.
     case privateKey

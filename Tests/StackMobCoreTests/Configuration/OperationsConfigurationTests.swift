@@ -3,7 +3,8 @@ import Testing
 
 import StackMobCore
 
-/// The keys of issue 17: `fixtures`, `backups.*`, `monitoring.*`, `logging.format`.
+/// The operations keys (docs/operations.md): `fixtures`, `backups.*`, `monitoring.*`,
+/// `logging.format`.
 @Suite("Configuration: fixtures, backups, monitoring, logging")
 struct OperationsConfigurationTests {
     @Test("the keys are read from environment variables, with their defaults otherwise")

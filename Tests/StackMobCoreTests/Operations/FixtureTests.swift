@@ -1,7 +1,7 @@
 import StackMobCore
 import Testing
 
-/// The fixture file format and import's progress text (issue 17).
+/// The fixture file format and import's progress text (docs/operations.md, "Use it in CI").
 @Suite("Fixture files and import progress")
 struct FixtureTests {
     @Test("a fixture's sections are read per environment, objects in file order")

@@ -8,7 +8,7 @@ import Testing
 
 /// `read` on SQLite: on the calling thread when the caller's task prefers an executor of its own
 /// (an HTTP connection's event loop), within a limit of SQLite's steps; through GRDB's pool
-/// otherwise (issue 19).
+/// otherwise (docs/architecture.md, "The event-loop rule").
 @Suite("Reads on the calling thread")
 struct InlineReadTests {
     /// A statement of about a million steps of SQLite's virtual machine, ten times the limit,

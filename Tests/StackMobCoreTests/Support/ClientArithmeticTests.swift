@@ -2,7 +2,8 @@ import Testing
 
 @testable import StackMobCore
 
-/// Arithmetic on values a client controls, at the edges of `Int64` (issue 21): each once trapped.
+/// Arithmetic on values a client controls, at the edges of `Int64`: each once trapped, and a trap
+/// stops the whole process.
 @Suite("Client-controlled arithmetic")
 struct ClientArithmeticTests {
     @Test("signature timestamps at the edges of Int64 are stale, never a trap")

@@ -4,8 +4,8 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-/// The admin API (issue 15) over HTTP: its own sign-in, sessions (cookie + CSRF, or bearer),
-/// rate limit, audit log, and the schema, deploy and object endpoints.
+/// The admin API (docs/operations.md, "Admin API") over HTTP: its own sign-in, sessions (cookie +
+/// CSRF, or bearer), rate limit, audit log, and the schema, deploy and object endpoints.
 @Suite("Admin API: operators, sessions, schemas, deploy, objects, audit")
 struct AdminAPITests {
     static let password = "correct horse battery"

@@ -3,7 +3,7 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-/// The admin API's user, key, push and custom-code endpoints (issue 15).
+/// The admin API's user, key, push and custom-code endpoints (docs/operations.md, "Admin API").
 @Suite("Admin API: users, keys, push, custom code")
 struct AdminUsersKeysTests {
     @Test("users: search without passwords, a temporary password, the forgot-password mail, revoked sessions; all audited")

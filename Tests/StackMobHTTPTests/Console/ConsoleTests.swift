@@ -3,8 +3,9 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-/// The web console (issue 18) over real HTTP: its sign-in, cookie flags, CSRF refusals, that app
-/// keys never open it, that stored values are escaped, and that every page renders.
+/// The web console (docs/operations.md, "Web console") over real HTTP: its sign-in, cookie flags,
+/// CSRF refusals, that app keys never open it, that stored values are escaped, and that every page
+/// renders.
 @Suite("Web console: sign-in, cookies, CSRF, app keys, escaping, pages")
 struct ConsoleTests {
     static let console = "/_admin/console"

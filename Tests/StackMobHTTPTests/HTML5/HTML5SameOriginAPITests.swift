@@ -84,7 +84,8 @@ struct HTML5SameOriginAPITests {
             let api = try await HTML5Fixture.request(
                 port: port, "/todo", authority: "dev.app.test",
                 headers: ["X-StackMob-API-Key": TestServer.developmentPublicKey, "X-StackMob-Proxy-Plain": "stackmob-api"])
-            // The API's own answer for a schema never written (issue 13: unknown names are 404).
+            // The API's own answer for a schema never written (PROTOCOL §10.4: unknown names are
+            // 404).
             #expect(api.status == .notFound && api.error == "No custom code method or schema named 'todo'", "\(api.text)")
         }
     }

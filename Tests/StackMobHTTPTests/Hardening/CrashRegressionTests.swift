@@ -4,7 +4,7 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-/// Requests that once stopped the server with an arithmetic overflow (issue 21). Each runs
+/// Requests that once stopped the server with an arithmetic overflow. Each runs
 /// against the real binary, which must answer it with a 4xx and stay up: a trap here would take
 /// the whole process down, so a spawned process (not the in-process test server) is what can
 /// show it.

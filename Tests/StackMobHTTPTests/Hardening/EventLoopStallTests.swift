@@ -8,7 +8,7 @@ import Testing
 
 /// The event-loop rule (docs/architecture.md): nothing blocks a loop, and the stall detector
 /// says when something does.
-@Suite("Event-loop stalls")
+@Suite("Event-loop stalls", .tags(.timing))
 struct EventLoopStallTests {
     /// The checks of `stackmob_event_loop_lag_seconds` that ran later than `seconds` (a bucket
     /// boundary), from `/metrics` over HTTP.

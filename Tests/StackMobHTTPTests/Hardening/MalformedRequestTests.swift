@@ -11,7 +11,7 @@ import Testing
 /// Requests that break HTTP/1.1 framing, or hold a connection, sent byte for byte over a real
 /// socket: each gets a 4xx/501 with a JSON error (never a 500), and the connection is either
 /// usable afterwards or closed, never left hanging.
-@Suite("Malformed requests and held connections")
+@Suite("Malformed requests and held connections", .tags(.timing))
 struct MalformedRequestTests {
     static let key = TestServer.developmentPublicKey
 

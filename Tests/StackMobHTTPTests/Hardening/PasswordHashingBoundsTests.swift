@@ -5,7 +5,7 @@ import Testing
 
 /// Password hashing is slow on purpose, so its cost must not be the client's to choose: a cap on
 /// the passwords one request carries, and a request past its deadline stops hashing.
-@Suite("Password hashing is bounded per request")
+@Suite("Password hashing is bounded per request", .tags(.timing))
 struct PasswordHashingBoundsTests {
     static func users(_ count: Int, prefix: String = "u") -> JSONValue {
         .array((0..<count).map { .object(["username": .string("\(prefix)\($0)"), "password": "pw"]) })

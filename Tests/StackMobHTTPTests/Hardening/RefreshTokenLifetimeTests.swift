@@ -4,7 +4,7 @@ import StackMobTestSupport
 import Testing
 
 /// A refresh token works for `refresh_token_lifetime_days` after it was issued, then answers
-/// `invalid_grant` like a used one (issue 20: sessions do not live forever).
+/// `invalid_grant` like a used one (sessions do not live forever: docs/operations.md, "Retention").
 @Suite("Refresh token lifetime")
 struct RefreshTokenLifetimeTests {
     static let day: Int64 = 86_400_000

@@ -3,8 +3,9 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-/// Requests too big for the database to take (issue 21): each once came back as a 500 from
-/// SQLite; now each is a 400 naming the documented limit, checked before any SQL is built.
+/// Requests too big for the database to take (docs/operations.md, "Limits"): each once came back as
+/// a 500 from SQLite; now each is a 400 naming the documented limit, checked before any SQL is
+/// built.
 @Suite("Query, schema and name limits")
 struct RequestLimitTests {
     @Test("filter terms, [orN] groups, [in] values, sort keys and selected fields are bounded")

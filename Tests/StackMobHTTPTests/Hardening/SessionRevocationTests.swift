@@ -3,8 +3,8 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-/// A new password logs out whoever held the old one (issue 20): every other session of the user,
-/// MAC and cookie alike, ends; the session that changed the password stays.
+/// A new password logs out whoever held the old one (docs/operations.md, "Retention"): every other
+/// session of the user, MAC and cookie alike, ends; the session that changed the password stays.
 @Suite("A password change revokes the user's other sessions")
 struct SessionRevocationTests {
     static let change: JSONValue = ["old": ["password": "old-pw"], "new": ["password": "new-pw"]]

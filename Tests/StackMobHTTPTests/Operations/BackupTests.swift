@@ -5,8 +5,8 @@ import StackMobTestSupport
 import Synchronization
 import Testing
 
-/// `backup`, `restore` and scheduled backups (issue 17).
-@Suite("Backups and restore", .sqliteFiles)
+/// `backup`, `restore` and scheduled backups (docs/operations.md, "Backups and restore").
+@Suite("Backups and restore", .sqliteFiles, .tags(.timing))
 struct BackupTests {
     @Test("a backup taken under continuous writes restores to a sound database holding every write acknowledged before it began")
     func backupUnderWrites() async throws {

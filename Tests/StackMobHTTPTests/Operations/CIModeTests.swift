@@ -4,7 +4,8 @@ import StackMobTestSupport
 import Synchronization
 import Testing
 
-/// CI mode over the real binary (issue 17): `serve --ephemeral --fixtures`, and resets.
+/// CI mode over the real binary (docs/operations.md, "Use it in CI"): `serve --ephemeral
+/// --fixtures`, and resets.
 @Suite("CI mode: ephemeral server, fixtures and reset")
 struct CIModeTests {
     @Test("an ephemeral server loads its fixture, answers SDK requests and removes its data directory on exit")

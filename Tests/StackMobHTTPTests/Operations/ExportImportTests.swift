@@ -3,7 +3,7 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-/// `export` and `import` over the real binary (issue 17).
+/// `export` and `import` over the real binary (docs/operations.md, "Export and import").
 @Suite("Export and import")
 struct ExportImportTests {
     /// A data directory with the fixture, plus objects written through the API by a logged-in

@@ -6,7 +6,8 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-/// `logging.format` over the real binary (issue 17): JSON lines, and the default text lines.
+/// `logging.format` over the real binary (docs/operations.md, "Monitoring"): JSON lines, and the
+/// default text lines.
 @Suite("Log formats")
 struct LogFormatTests {
     @Test("with logging.format json every line the server prints is one JSON object with ts, level and message")

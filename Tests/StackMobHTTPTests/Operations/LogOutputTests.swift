@@ -1,5 +1,6 @@
 import Foundation
 @testable import StackMobHTTP
+import StackMobTestSupport
 import Synchronization
 import Testing
 
@@ -7,8 +8,9 @@ import Testing
     import Glibc
 #endif
 
-/// `LogOutput`: the batching behind every log line (issue 19), over a real pipe.
-@Suite("Log output: whole lines, in order, batched")
+/// `LogOutput`: the batching behind every log line (a write per line would block an event loop),
+/// over a real pipe.
+@Suite("Log output: whole lines, in order, batched", .tags(.timing))
 struct LogOutputTests {
     @Test("lines logged at once from many threads arrive whole, each thread's in order, none lost after flush")
     func concurrentLines() async throws {

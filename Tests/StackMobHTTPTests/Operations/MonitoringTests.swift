@@ -7,7 +7,8 @@ import Testing
 
 @testable import StackMobHTTP
 
-/// `/metrics`, `/health` and `/ready` (issue 17), on the real app over real HTTP.
+/// `/metrics`, `/health` and `/ready` (docs/operations.md, "Monitoring"), on the real app over real
+/// HTTP.
 @Suite("Monitoring: metrics, health and readiness")
 struct MonitoringTests {
     /// One sample of the Prometheus text format: name, labels, value.

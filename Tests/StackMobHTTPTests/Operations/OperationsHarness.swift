@@ -5,8 +5,8 @@ import StackMobTestSupport
 import Synchronization
 import Testing
 
-/// The real binary for the operations tests (issue 17): fixed keys, cheap password hashes, any
-/// free port, and the CLI commands run to their exit.
+/// The real binary for the operations tests (docs/operations.md): fixed keys, cheap password
+/// hashes, any free port, and the CLI commands run to their exit.
 enum OperationsHarness {
     static let environment: [String: String] = [
         "STACKMOB_PUSH__PORT": "0",

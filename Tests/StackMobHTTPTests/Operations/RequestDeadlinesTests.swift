@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import StackMobTestSupport
 import Synchronization
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 
 /// The shared deadline timer behind `limits.request_timeout_seconds`; the 504 itself is tested
 /// end to end in `CustomCodeTests.requestTimeout`.
-@Suite("Request deadlines")
+@Suite("Request deadlines", .tags(.timing))
 struct RequestDeadlinesTests {
     @Test("a passed deadline expires within a tick; a removed one never does; the timer stops once no request is left")
     func expireAndRemove() async throws {

@@ -3,9 +3,9 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-/// The retention sweep's part for users (issue 20): what can no longer be used goes, everything
-/// that still works stays. On the engine the suite runs on: SQLite, and PostgreSQL in the test
-/// command's second run.
+/// The retention sweep's part for users (docs/operations.md, "Retention"): what can no longer be
+/// used goes, everything that still works stays. On the engine the suite runs on: SQLite, and
+/// PostgreSQL in the test command's second run.
 @Suite("Session sweep")
 struct SessionSweepTests {
     static let now: Int64 = 1_800_000_000_000

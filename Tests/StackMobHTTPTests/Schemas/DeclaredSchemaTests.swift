@@ -4,8 +4,9 @@ import StackMobSQLite
 import StackMobTestSupport
 import Testing
 
-/// Schemas declared in a file (`environments.<env>.schemas_file`, issue 15): production, where
-/// nothing is inferred, accepts, enforces and queries exactly what was declared.
+/// Schemas declared in a file (`environments.<env>.schemas_file`; docs/operations.md, "From
+/// development to production"): production, where nothing is inferred, accepts, enforces and
+/// queries exactly what was declared.
 @Suite("Declared schemas: a production app from a file")
 struct DeclaredSchemaTests {
     /// Every field type, a relationship each way, indexes and permissions.

@@ -3,8 +3,8 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-/// From a development app built by inference to production (issue 15), through the spawned
-/// binary: `schema export`, `schema diff`, `deploy`.
+/// From a development app built by inference to production (docs/operations.md, "From development
+/// to production"), through the spawned binary: `schema export`, `schema diff`, `deploy`.
 @Suite("Schemas as code: export, diff and deploy from the command line")
 struct DeployCommandTests {
     static func run(_ arguments: [String], directory: String) async throws -> (status: Int32, output: String) {

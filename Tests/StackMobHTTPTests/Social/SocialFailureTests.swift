@@ -3,7 +3,7 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-@Suite("Social: unconfigured, unreachable and silent providers; other user schemas")
+@Suite("Social: unconfigured, unreachable and silent providers; other user schemas", .tags(.timing))
 struct SocialFailureTests {
     static let tokenLogins: [(path: String, fields: [(String, String)], key: String)] = [
         ("/user/facebookAccessToken", [("fb_at", "t")], "social.facebook (app_id, app_secret)"),

@@ -77,7 +77,7 @@ actor SocialProviderStub {
             }
             return (200, .object(user.profile))
         case ("POST", "/1.1/statuses/update.json"):
-            guard let _ = twitterUser(method: method, authority: authority, path: path, parameters: form, authorization: authorization),
+            guard twitterUser(method: method, authority: authority, path: path, parameters: form, authorization: authorization) != nil,
                 let status = form.first(where: { $0.0 == "status" })?.1
             else { return Self.twitterError }
             tweets.append(status)

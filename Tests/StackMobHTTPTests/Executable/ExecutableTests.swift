@@ -5,7 +5,7 @@ import StackMobTestSupport
 import Testing
 
 /// The binary as a newcomer or a CI pipeline runs it: no configuration, a clean directory.
-@Suite("The stackmob-server executable")
+@Suite("The stackmob-server executable", .tags(.timing))
 struct ExecutableTests {
     @Test("with no configuration it serves development, creating its data directory, and stops on SIGTERM")
     func zeroConfiguration() async throws {
@@ -48,7 +48,7 @@ struct ExecutableTests {
         }
     }
 
-    @Test("under steady load the server reuses its memory rather than fault pages in on every request (issue 19)")
+    @Test("under steady load the server reuses its memory rather than fault pages in on every request")
     func steadyLoadReusesMemory() async throws {
         try await TestServer.withDataDirectory { directory in
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -3,7 +3,7 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-@Suite("Legacy OAuth 1.0 cookie session (§8.9)")
+@Suite("Legacy OAuth 1.0 cookie session (§8.9)", .tags(.timing))
 struct CookieSessionTests {
     /// The Java SDK's rule: the first `;`-part starts with `session_`, its value has no `=`
     /// and no `:` after login, a `:` after logout; no `Expires`.

@@ -3,8 +3,9 @@ import StackMobTestSupport
 import Testing
 
 /// A read of a request runs on its event loop within a limit of SQLite's steps, and one that goes
-/// over runs again through GRDB's pool (`SQLitePool.read`, issue 19): the client sees the same
-/// answer either way. On PostgreSQL the same requests answer the same.
+/// over runs again through GRDB's pool (`SQLitePool.read`; docs/architecture.md, "The event-loop
+/// rule"): the client sees the same answer either way. On PostgreSQL the same requests answer the
+/// same.
 @Suite("Reads longer than the event loop's step limit")
 struct LongReadTests {
     /// Enough objects that a scan of them, sorted by an unindexed field, with its total, takes

@@ -12,8 +12,11 @@ import Testing
 /// private key (OAuth 1.0), as docs/guide.md tells method authors to do. CI installs python3.
 @Suite("The example custom-code webhook")
 struct ExampleWebhookTests {
+    /// The repository is four components above this file
+    /// (Tests/StackMobHTTPTests/CustomCode/ExampleWebhookTests.swift).
     static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("scripts/custom-code-example.py")
 
     /// A loopback port nobody listens on now, below Linux's ephemeral range (32768 and up):

@@ -4,7 +4,7 @@ import StackMobCore
 import StackMobTestSupport
 import Testing
 
-@Suite("Push delivery survives restarts (§11)")
+@Suite("Push delivery survives restarts (§11)", .tags(.timing))
 struct PushDurabilityTests {
     @Test("deliveries pending at shutdown resume after a restart and reach the webhook exactly once")
     func restart() async throws {

@@ -63,8 +63,11 @@ final class APNsStubServer: Sendable {
     var port: Int { channel.localAddress!.port! }
     var received: [Received] { state.received.withLock { $0 } }
 
+    /// The mail tests' certificate; Tests/ is three components above this file
+    /// (Tests/StackMobHTTPTests/Push/APNsStubServer.swift).
     static var certificateDirectory: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("StackMobMailTests/Certificates")
     }
     static var certificateFile: String { certificateDirectory.appendingPathComponent("localhost.cert.pem").path }

@@ -139,7 +139,7 @@ struct CustomCodeTests {
         }
     }
 
-    @Test("a request longer than limits.request_timeout_seconds is stopped with 504 (issue 20)")
+    @Test("a request longer than limits.request_timeout_seconds is stopped with 504")
     func requestTimeout() async throws {
         // The custom-code limit sits above the request limit only here, to make a slow request.
         let logs = CapturingLogHandler.Store()

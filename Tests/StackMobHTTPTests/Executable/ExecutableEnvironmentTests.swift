@@ -6,7 +6,7 @@ import Testing
 
 /// The binary in a CI job that runs a contract-test suite against it: client variables beside
 /// the server's, and short token lifetimes.
-@Suite("The stackmob-server executable in a test job")
+@Suite("The stackmob-server executable in a test job", .tags(.timing))
 struct ExecutableEnvironmentTests {
     static let publicKey = "c2c2c2c2-0000-4000-8000-000000000001"
 
