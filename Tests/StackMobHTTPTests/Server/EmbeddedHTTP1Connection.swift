@@ -34,6 +34,21 @@ final class EmbeddedHTTP1Connection {
         try channel.connect(to: SocketAddress(ipAddress: peer, port: 50_000)).wait()
         let value = try HTTP1Connection(responder: Unanswered(), settings: settings).setup(channel: channel, logger: Logger(label: "test")).wait()
         handler = value.handler.value
+        try channel.pipeline.syncOperations.addHandler(reads, position: .first)
+    }
+
+    /// The reads that reached the socket: the handler holds a read back while a pipelined
+    /// request waits, or while a body's reader is behind.
+    let reads = ReadCounter()
+
+    final class ReadCounter: ChannelOutboundHandler {
+        typealias OutboundIn = Any
+        private(set) var count = 0
+
+        func read(context: ChannelHandlerContext) {
+            count += 1
+            context.read()
+        }
     }
 
     var isOpen: Bool { channel.isActive }

@@ -33,6 +33,38 @@ struct HTTP1ConnectionHandlerTests {
         #expect(connection.isOpen)
     }
 
+    @Test("reading stops while a pipelined request waits, and goes on once it is taken")
+    func pipelinedBackPressure() throws {
+        let connection = try Connection()
+        try connection.send(Connection.request("GET", "/a") + Connection.request("GET", "/b"))
+        let (_, first) = try #require(connection.nextRequest())
+        let before = connection.reads.count
+        connection.channel.read()
+        #expect(connection.reads.count == before)
+        connection.respond(first, body: "A")
+        // The held read goes on once the waiting request is handed over.
+        #expect(connection.reads.count == before + 1)
+        let (request, _) = try #require(connection.nextRequest())
+        #expect(request.uri.path == "/b")
+        connection.channel.read()
+        #expect(connection.reads.count == before + 2)
+    }
+
+    @Test("on shutdown the request under way and the one pipelined behind it are answered, then the connection closes")
+    func quiesce() throws {
+        let connection = try Connection()
+        try connection.send(Connection.request("GET", "/a") + Connection.request("GET", "/b"))
+        let (_, first) = try #require(connection.nextRequest())
+        connection.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        #expect(connection.isOpen)
+        connection.respond(first, body: "A")
+        let (_, second) = try #require(connection.nextRequest())
+        #expect(connection.isOpen)
+        connection.respond(second, body: "B")
+        #expect(try connection.responses().map(\.body) == ["A", "B"])
+        #expect(!connection.isOpen)
+    }
+
     @Test("a half-close after a request: the answer is still written, then the connection closes")
     func halfCloseAfterRequest() throws {
         let connection = try Connection()
