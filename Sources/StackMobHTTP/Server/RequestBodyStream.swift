@@ -6,7 +6,7 @@ import NIOCore
 /// The connection stops reading from the socket while `highWatermark` chunks wait for the reader
 /// (`yield` says `.stopProducing`) and starts again once it is down to `lowWatermark`
 /// (`Delegate.produceMore`), so a client sending faster than the route reads is held up by TCP,
-/// not buffered in memory. A body of at most `HTTP1ConnectionHandler.wholeBodyLimit` (64 KiB) that
+/// not buffered in memory. A body of at most `HTTP1ConnectionStateMachine.wholeBodyLimit` (64 KiB) that
 /// arrives in the same read as its head is not streamed: the request gets it whole
 /// (`RequestBody(buffer:)`).
 enum RequestBodyStream {
