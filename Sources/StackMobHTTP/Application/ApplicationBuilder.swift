@@ -52,7 +52,8 @@ public func buildHTTPApplication(
     // One admin API and console, whichever listeners serve them: one sign-in throttle.
     let operatorSurface = AdminMiddleware(
         admin: buildAdminRouter(
-            backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), fixtures: fixtures, fileOrigin: fileOrigin, routeLog: routeLog
+            backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), fixtures: fixtures, fileOrigin: fileOrigin,
+            traffic: metrics.traffic, routeLog: routeLog
         ).buildResponder(),
         routeLog: routeLog)
     let router = buildRouter(
@@ -115,7 +116,7 @@ func buildRouter(
     RelationsController(maxBodyBytes: limits.maxBodyBytes, maxExpandedResponseBytes: limits.maxExpandedResponseBytes).addRoutes(to: routes)
     return builder.build(
         front: FrontMiddleware(
-            metrics: RequestMetricsMiddleware(metrics: metrics), headers: ServerHeadersMiddleware(clock: clock),
+            metrics: RequestMetricsMiddleware(metrics: metrics, clock: clock), headers: ServerHeadersMiddleware(clock: clock),
             monitoring: MonitoringMiddleware(backend: backend, metrics: metrics, standalone: false),
             admin: admin, push: PushHostMiddleware(push: push.buildResponder()),
             html5: HTML5HostMiddleware(sites: html5), cors: CORSPolicyMiddleware(backend: backend),

@@ -30,6 +30,9 @@ public struct StackMobRequestContext: RequestContext {
     /// The listener the request came in on: an API call made on an HTML5 site's port, or an
     /// admin API write on the operator listener, must not link files to that origin.
     public var listener = ListenerRole.api
+    /// Who signed the request, seen by the middleware outside authentication (the context is a
+    /// value: what `CallerMiddleware` sets on its copy does not reach them otherwise).
+    let signedUser = SignedUser()
 
     public init(source: Source) {
         coreContext = .init(source: source)
@@ -42,6 +45,15 @@ public struct StackMobRequestContext: RequestContext {
         guard let environment else { throw AuthenticationError.missingCredentials }
         return environment
     }
+}
+
+/// The user a request was signed as (`<schema>/<id>`), for the traffic pages
+/// (`RequestMetricsMiddleware`).
+///
+/// `@unchecked Sendable`: one request's middleware write it and read it, one after another in
+/// that request's task, so no two threads ever touch it at once.
+final class SignedUser: @unchecked Sendable {
+    var name: String?
 }
 
 /// What a listener serves, as far as a request's handling depends on it.

@@ -1,11 +1,13 @@
 import Hummingbird
 import StackMobCore
 
-/// Counts and times every request by route template, status class and environment. First in
-/// the middleware list, so that it sees every answer, the admin API's included.
+/// Counts and times every request by route template, status class and environment, and keeps it
+/// for the console's traffic pages (`TrafficRecorder`). First in the middleware list, so that it
+/// sees every answer, the admin API's included.
 struct RequestMetricsMiddleware: RouterMiddleware {
     typealias Context = StackMobRequestContext
     let metrics: ServerMetrics
+    let clock: any ServerClock
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let measurement = begin(request)
@@ -30,10 +32,17 @@ struct RequestMetricsMiddleware: RouterMiddleware {
     }
 
     func end(_ measurement: Measurement, request: Request, context: Context, status: Int) {
-        metrics.request(
-            route: Self.route(of: request, context: context), method: request.method.rawValue, status: status,
-            environment: measurement.environment, duration: ContinuousClock.now - measurement.start)
+        let route = Self.route(of: request, context: context)
+        let duration = ContinuousClock.now - measurement.start
+        metrics.request(route: route, method: request.method.rawValue, status: status, environment: measurement.environment, duration: duration)
+        metrics.traffic.record(
+            RecentRequests.Entry(
+                at: clock.nowMilliseconds(), method: request.method.rawValue, route: route, path: PushTokenPath.template(request.uri.path),
+                status: status, microseconds: ServerMetrics.nanoseconds(duration) / 1_000, user: context.signedUser.name,
+                requestID: context.logger[metadataKey: TextLogHandler.requestIDKey]?.description ?? ""),
+            environment: measurement.environment)
     }
+
 
     /// A request whose error no middleware turned into a response.
     func end(_ measurement: Measurement, request: Request, context: Context, error: any Error) {

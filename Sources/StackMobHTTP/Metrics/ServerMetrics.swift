@@ -38,8 +38,12 @@ public struct ServerMetrics: Sendable {
         .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(500), .seconds(1),
     ]
 
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    /// Requests per minute and the last requests, for the console's traffic pages.
+    public let traffic: TrafficRecorder
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), traffic: TrafficRecorder = TrafficRecorder()) {
         self.registry = registry
+        self.traffic = traffic
     }
 
     /// One answered request. `route` is a route template (never a raw path: ids would make one

@@ -17,6 +17,7 @@ struct CallerMiddleware {
     ) async throws -> Response {
         var request = request
         let context = try await authentication.authenticated(&request, context: context)
+        if let user = context.caller.sessionUser { context.signedUser.name = "\(user.schema)/\(user.id)" }
         guard context.environment != nil else { return try await next(request, context) }
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
         if let claim = users.claim(request, context: context, segments: segments) {

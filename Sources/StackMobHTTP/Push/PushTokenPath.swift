@@ -9,4 +9,13 @@ enum PushTokenPath {
         guard segments.count == 3, segments[0] == "tokens", segments[2].count > 8 else { return path }
         return "/tokens/\(segments[1])/\(segments[2].prefix(8))…"
     }
+
+    /// `/tokens/<type>/<token>` → its route template, `/tokens/{type}/{token}`: what the traffic
+    /// pages keep, where not even a token's start is needed. Other paths unchanged.
+    static func template(_ path: String) -> String {
+        guard path.utf8.drop(while: { $0 == UInt8(ascii: "/") }).starts(with: "tokens/".utf8) else { return path }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard segments.count == 3, segments[0] == "tokens" else { return path }
+        return "/tokens/{type}/{token}"
+    }
 }

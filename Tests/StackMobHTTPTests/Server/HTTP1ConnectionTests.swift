@@ -14,7 +14,7 @@ import Testing
 /// client ends, and a shutdown with a request under way. Malformed and slow requests:
 /// `MalformedRequestTests`; the same connection layer with time moved rather than waited for:
 /// `HTTP1ConnectionHandlerTests`.
-@Suite("HTTP/1.1 connections")
+@Suite("HTTP/1.1 connections", .tags(.timing))
 struct HTTP1ConnectionTests {
     static let key = TestServer.developmentPublicKey
 
