@@ -29,6 +29,8 @@ struct ConsoleController: Sendable {
             return Self.redirect("\(p)/\(kind.rawValue)/overview")
         })
         router.get(RouterPath(p + "/:env/overview"), use: overview)
+        router.get(RouterPath(p + "/:env/traffic"), use: traffic)
+        router.get(RouterPath(p + "/:env/requests"), use: requests)
         router.get(RouterPath(p + "/:env/schemas"), use: schemas)
         router.post(RouterPath(p + "/:env/schemas"), use: addSchema)
         router.get(RouterPath(p + "/:env/schemas/:schema"), use: schema)

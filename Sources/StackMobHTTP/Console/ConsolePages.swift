@@ -76,7 +76,8 @@ struct ConsolePages: Sendable {
 
     private static func navigation(_ environment: String, current: String) -> [[String: Any]] {
         var items: [(String, String, String)] = [
-            ("overview", "Overview", "overview"), ("schemas", "Schemas", "schemas"), ("data", "Data", "data"),
+            ("overview", "Overview", "overview"), ("traffic", "Traffic", "traffic"), ("requests", "Recent requests", "requests"),
+            ("schemas", "Schemas", "schemas"), ("data", "Data", "data"),
             ("users", "Users", "users"), ("push", "Push", "push"), ("custom-code", "Custom code", "customcode"),
             ("deploy", "Deploy", "deploy"),
         ]

@@ -18,6 +18,8 @@ enum ConsoleTemplates {
         "customcode": text(PackageResources.customcode_mustache),
         "deploy": text(PackageResources.deploy_mustache),
         "mail": text(PackageResources.mail_mustache),
+        "traffic": text(PackageResources.traffic_mustache),
+        "requests": text(PackageResources.requests_mustache),
     ]
 
     /// A template's text without the file's final newline, which editors add: a partial such as
