@@ -393,6 +393,32 @@ class ConsoleTest:
         self.expect_no_alert()
         self.shot("overview")
 
+    def test_traffic_and_recent_requests(self):
+        status, _ = self.api.request("GET", "/no_such_schema_here/x")
+        self.expect(status == 404, f"the failing request answered {status}")
+        self.open("/development/traffic")
+        self.expect(len(self.driver.find_elements(By.CSS_SELECTOR, "svg.chart")) == 2, "the two charts")
+        self.expect(self.driver.find_elements(By.CSS_SELECTOR, "svg.chart rect.ok"), "no bar for the requests made above")
+        self.expect(self.driver.find_elements(By.CSS_SELECTOR, "svg.chart rect.client"), "no bar for the 404")
+        rows = self.driver.find_elements(By.CSS_SELECTOR, "#requests-table tbody tr")
+        self.expect(len(rows) == 60, f"an hour of minutes in the table: {len(rows)}")
+        self.shot("traffic")
+        self.click("a[href$='window=day']")
+        rows = self.driver.find_elements(By.CSS_SELECTOR, "#latency-table tbody tr")
+        self.expect(len(rows) == 24, f"a day of hours in the table: {len(rows)}")
+        self.open("/development/requests")
+        Select(self.find("select[name=status]")).select_by_value("4xx")
+        self.submit("form.filters")
+        statuses = [row.find_elements(By.TAG_NAME, "td")[4].text for row in self.driver.find_elements(By.CSS_SELECTOR, "#requests tbody tr")]
+        self.expect(statuses and all(status.startswith("4") for status in statuses), f"4xx only: {statuses}")
+        self.expect("/no_such_schema_here/x" in self.text("#requests"), "the 404 is listed")
+        Select(self.find("select[name=status]")).select_by_value("")
+        self.fill("input[name=path]", "/item")
+        self.submit("form.filters")
+        paths = [row.find_elements(By.TAG_NAME, "td")[2].text for row in self.driver.find_elements(By.CSS_SELECTOR, "#requests tbody tr")]
+        self.expect(paths and all(path.startswith("/item") for path in paths), f"paths under /item only: {paths[:5]}")
+        self.shot("requests")
+
     def test_delete_object_and_sign_out(self):
         self.open("/development/data?schema=todo")
         self.click("#objects tbody tr a")
