@@ -133,6 +133,7 @@ let package = Package(
             // lookup that fails once it is copied.
             resources: [
                 .embedInCode("OpenAPI/openapi.json"),
+                .embedInCode("Console/Templates/backups.mustache"),
                 .embedInCode("Console/Templates/bottom.mustache"),
                 .embedInCode("Console/Templates/csrf.mustache"),
                 .embedInCode("Console/Templates/customcode.mustache"),

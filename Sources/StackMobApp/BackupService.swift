@@ -1,7 +1,6 @@
 import Logging
 import ServiceLifecycle
 import StackMobCore
-import StackMobSQLite
 
 /// Scheduled backups (`backups.interval_seconds`): every interval, a consistent copy of each
 /// environment's database into the backup directory, keeping the newest `backups.keep`. A
@@ -19,7 +18,7 @@ struct BackupService: Service, CustomStringConvertible {
                 try? await Task.sleep(for: .seconds(settings.intervalSeconds))
                 if Task.isCancelled { break }
                 do {
-                    let written = try await BackupTool.scheduledRound(backend: backend, settings: settings, now: clock.nowMilliseconds())
+                    let written = try await BackupRounds.round(backend: backend, settings: settings, now: clock.nowMilliseconds())
                     logger.info("Backup written", metadata: ["sm.backup.files": "\(written.joined(separator: ","))"])
                 } catch {
                     logger.error("Backup failed", metadata: ["sm.error": "\(error)"])

@@ -50,51 +50,6 @@ public enum BackupTool {
         try PrivateFiles.restrict(fileAtPath: target)
         return kept
     }
-
-    /// One scheduled round: a copy of each environment's database, through the running server's
-    /// own connections, into `directory` as `<env>-<ms>.sqlite`, then only the newest `keep`
-    /// copies of each environment are kept. Returns the new files.
-    ///
-    /// A copy is written under a hidden name and renamed once complete, so that a round stopped
-    /// midway (the server shutting down cancels it) never leaves a partial copy under a name that
-    /// rotation and `restore` take for a backup.
-    public static func scheduledRound(backend: Backend, settings: BackupSettings, now: Int64) async throws -> [String] {
-        let directory = settings.directory(dataDirectory: backend.configuration.dataDirectory)
-        let manager = FileManager.default
-        try PrivateFiles.createDirectory(atPath: directory)
-        var written: [String] = []
-        for kind in EnvironmentKind.allCases {
-            guard let engine = backend.environment(kind).datastore.backupEngine else { continue }
-            let path = (directory as NSString).appendingPathComponent("\(kind.rawValue)-\(now).sqlite")
-            if manager.fileExists(atPath: path) { continue }
-            let partial = (directory as NSString).appendingPathComponent(".\(kind.rawValue)-\(now).sqlite.partial")
-            try? manager.removeItem(atPath: partial)
-            do {
-                try await engine.backup(to: partial)
-                try manager.moveItem(atPath: partial, toPath: path)
-            } catch {
-                try? manager.removeItem(atPath: partial)
-                throw error
-            }
-            written.append(path)
-            try rotate(directory: directory, environment: kind, keep: settings.keep)
-        }
-        return written
-    }
-
-    /// Deletes all but the newest `keep` scheduled copies of an environment.
-    static func rotate(directory: String, environment: EnvironmentKind, keep: Int) throws {
-        let prefix = "\(environment.rawValue)-"
-        let copies = (try FileManager.default.contentsOfDirectory(atPath: directory))
-            .filter { $0.hasPrefix(prefix) && $0.hasSuffix(".sqlite") }
-            .compactMap { name -> (Int64, String)? in
-                Int64(name.dropFirst(prefix.count).dropLast(".sqlite".count)).map { ($0, name) }
-            }
-            .sorted { $0.0 > $1.0 }
-        for (_, name) in copies.dropFirst(keep) {
-            try FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(name))
-        }
-    }
 }
 
 /// Why `restore` did nothing.

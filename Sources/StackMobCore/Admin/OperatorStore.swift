@@ -57,6 +57,16 @@ public struct OperatorStore: Sendable {
         return OperatorSession(operatorName: name, token: token, csrfToken: csrf, expiresAt: expires)
     }
 
+    /// Whether `password` is the operator's: asked again before a backup leaves the server,
+    /// since a backup holds password hashes and sessions. As slow for an unknown name.
+    public func verifyPassword(name: String, password: String) async throws -> Bool {
+        guard Self.isValidName(name), let stored = try await storage.passwordHash(ofOperator: name) else {
+            await hasher.verifyUnknownLogin(password)
+            return false
+        }
+        return await hasher.verify(password, against: stored)
+    }
+
     public func session(token: String) async throws -> OperatorSession? {
         try await storage.session(tokenHash: SessionSecrets.hash(token), now: clock.nowMilliseconds())
     }

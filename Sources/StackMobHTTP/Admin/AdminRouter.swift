@@ -23,6 +23,7 @@ func buildAdminRouter(
     AdminHTML5Controller(backend: backend).addRoutes(to: routes)
     AdminMailController(backend: backend).addRoutes(to: routes)
     AdminTrafficController(backend: backend, traffic: traffic, clock: clock).addRoutes(to: routes)
+    AdminBackupController(backend: backend, clock: clock, throttle: throttle, proxies: backend.configuration.trustedProxies).addRoutes(to: routes)
     // Emptying an environment is routed only where it is meant to be (`admin.reset_environments`).
     let resettable = backend.configuration.admin.resettable(ciMode: backend.configuration.ciMode)
     if !resettable.isEmpty {

@@ -30,6 +30,25 @@ struct AdminClient: Sendable {
         _ method: HTTPRequest.Method, _ path: String, body: JSONValue? = nil, headers extra: HTTPFields = [:],
         csrf: String? = nil, from request: Request, context: StackMobRequestContext
     ) async throws -> Reply {
+        let response: Response
+        do {
+            response = try await respond(method, path, body: body, headers: extra, csrf: csrf, from: request, context: context)
+        } catch let error as HTTPResponseError {
+            return Reply(status: error.status, headers: [:], json: nil)
+        }
+        let collector = BodyCollector()
+        let body = response.body
+        try await body.write(collector)
+        let json = collector.buffer.readableBytes == 0 ? nil : try? JSONParser.parse(Array(collector.buffer.readableBytesView))
+        return Reply(status: response.status, headers: response.headers, json: json)
+    }
+
+    /// The admin API's response as it is, its body not read: a download passes straight through
+    /// to the browser, however large.
+    func respond(
+        _ method: HTTPRequest.Method, _ path: String, body: JSONValue? = nil, headers extra: HTTPFields = [:],
+        csrf: String? = nil, from request: Request, context: StackMobRequestContext
+    ) async throws -> Response {
         var fields = HTTPFields()
         // The cookie, and what a trusted proxy said of the browser's connection (the session
         // cookie's `Secure`, the sign-in limits' address).
@@ -48,17 +67,7 @@ struct AdminClient: Sendable {
         inner.operatorSession = nil
         inner.environment = nil
         inner.caller = .anonymous
-        let response: Response
-        do {
-            response = try await admin.respond(to: Request(head: head, body: RequestBody(buffer: buffer)), context: inner)
-        } catch let error as HTTPResponseError {
-            return Reply(status: error.status, headers: [:], json: nil)
-        }
-        let collector = BodyCollector()
-        let body = response.body
-        try await body.write(collector)
-        let json = collector.buffer.readableBytes == 0 ? nil : try? JSONParser.parse(Array(collector.buffer.readableBytesView))
-        return Reply(status: response.status, headers: response.headers, json: json)
+        return try await admin.respond(to: Request(head: head, body: RequestBody(buffer: buffer)), context: inner)
     }
 }
 

@@ -79,7 +79,7 @@ struct ConsolePages: Sendable {
             ("overview", "Overview", "overview"), ("traffic", "Traffic", "traffic"), ("requests", "Recent requests", "requests"),
             ("schemas", "Schemas", "schemas"), ("data", "Data", "data"),
             ("users", "Users", "users"), ("push", "Push", "push"), ("custom-code", "Custom code", "customcode"),
-            ("deploy", "Deploy", "deploy"),
+            ("deploy", "Deploy", "deploy"), ("backups", "Backups", "backups"),
         ]
         if environment == "development" { items.append(("mail", "Mail outbox", "mail")) }
         return items.map { path, label, template -> [String: Any] in

@@ -20,6 +20,7 @@ enum ConsoleTemplates {
         "mail": text(PackageResources.mail_mustache),
         "traffic": text(PackageResources.traffic_mustache),
         "requests": text(PackageResources.requests_mustache),
+        "backups": text(PackageResources.backups_mustache),
     ]
 
     /// A template's text without the file's final newline, which editors add: a partial such as

@@ -130,7 +130,7 @@ struct ConsoleTests {
         "development/overview", "development/overview?reveal=private", "development/schemas", "development/schemas/user",
         "development/data", "development/data?schema=user", "development/data/user/new", "development/users", "development/push?users=ann",
         "development/custom-code", "production/deploy", "development/mail", "development/traffic", "development/traffic?window=day",
-        "production/traffic", "development/requests", "development/requests?status=4xx&path=%2Ftodo&user=user%2Fann&minutes=60",
+        "production/traffic", "development/requests", "development/requests?status=4xx&path=%2Ftodo&user=user%2Fann&minutes=60", "development/backups",
     ])
     func pages(path: String) async throws {
         try await AdminAPITests.run { client in

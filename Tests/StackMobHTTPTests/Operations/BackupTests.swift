@@ -76,7 +76,7 @@ struct BackupTests {
                 }
                 // Stopped after a growing delay: before, during and after a copy.
                 for (round, delay) in [0, 1, 2, 5, 10, 20, 50, 100, 200].enumerated() {
-                    let task = Task { try await BackupTool.scheduledRound(backend: backend, settings: settings, now: Int64(round)) }
+                    let task = Task { try await BackupRounds.round(backend: backend, settings: settings, now: Int64(round)) }
                     try await Task.sleep(for: .milliseconds(delay))
                     task.cancel()
                     _ = try? await task.value

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The server's own copies of its databases while it serves (`backups.*`, the console's
+/// Backups page): each environment's database copied through the engine's `StorageBackup` into
+/// the backup directory as `<env>-<ms>.sqlite`, the newest `backups.keep` of each kept. An engine
+/// that declares no backup (PostgreSQL) is skipped: its operators use its own tools.
+public enum BackupRounds {
+    /// A copy in the backup directory.
+    public struct Copy: Sendable, Equatable {
+        public let name: String
+        public let environment: EnvironmentKind
+        /// Milliseconds since the epoch, from the name.
+        public let takenAt: Int64
+        public let bytes: Int64
+    }
+
+    /// One scheduled round: a copy of each environment's database, through the running server's
+    /// own connections, into `directory` as `<env>-<ms>.sqlite`, then only the newest `keep`
+    /// copies of each environment are kept. Returns the new files.
+    ///
+    /// A copy is written under a hidden name and renamed once complete, so that a round stopped
+    /// midway (the server shutting down cancels it) never leaves a partial copy under a name that
+    /// rotation and `restore` take for a backup.
+    public static func round(
+        backend: Backend, settings: BackupSettings, now: Int64, environments: [EnvironmentKind] = EnvironmentKind.allCases
+    ) async throws -> [String] {
+        let directory = settings.directory(dataDirectory: backend.configuration.dataDirectory)
+        let manager = FileManager.default
+        try PrivateFiles.createDirectory(atPath: directory)
+        var written: [String] = []
+        for kind in environments {
+            guard let engine = backend.environment(kind).datastore.backupEngine else { continue }
+            let path = (directory as NSString).appendingPathComponent("\(kind.rawValue)-\(now).sqlite")
+            if manager.fileExists(atPath: path) { continue }
+            let partial = (directory as NSString).appendingPathComponent(".\(kind.rawValue)-\(now).sqlite.partial")
+            try? manager.removeItem(atPath: partial)
+            do {
+                try await engine.backup(to: partial)
+                try manager.moveItem(atPath: partial, toPath: path)
+            } catch {
+                try? manager.removeItem(atPath: partial)
+                throw error
+            }
+            written.append(path)
+            try rotate(directory: directory, environment: kind, keep: settings.keep)
+        }
+        return written
+    }
+
+    /// Deletes all but the newest `keep` scheduled copies of an environment.
+    static func rotate(directory: String, environment: EnvironmentKind, keep: Int) throws {
+        let prefix = "\(environment.rawValue)-"
+        let copies = (try FileManager.default.contentsOfDirectory(atPath: directory))
+            .filter { $0.hasPrefix(prefix) && $0.hasSuffix(".sqlite") }
+            .compactMap { name -> (Int64, String)? in
+                Int64(name.dropFirst(prefix.count).dropLast(".sqlite".count)).map { ($0, name) }
+            }
+            .sorted { $0.0 > $1.0 }
+        for (_, name) in copies.dropFirst(keep) {
+            try FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(name))
+        }
+    }
+
+    /// The copies in `directory`, newest first; none when it does not exist. Names that are not
+    /// `<env>-<ms>.sqlite` (a partial copy, anything else) are not listed.
+    public static func copies(in directory: String) -> [Copy] {
+        let manager = FileManager.default
+        let names = (try? manager.contentsOfDirectory(atPath: directory)) ?? []
+        return names.compactMap { name -> Copy? in
+            guard name.hasSuffix(".sqlite"), let dash = name.lastIndex(of: "-"),
+                let kind = EnvironmentKind(rawValue: String(name[..<dash])),
+                let time = Int64(name[name.index(after: dash)...].dropLast(".sqlite".count))
+            else { return nil }
+            let attributes = try? manager.attributesOfItem(atPath: (directory as NSString).appendingPathComponent(name))
+            let bytes = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+            return Copy(name: name, environment: kind, takenAt: time, bytes: bytes)
+        }.sorted { ($0.takenAt, $0.name) > ($1.takenAt, $1.name) }
+    }
+}
