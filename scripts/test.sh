@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The test command, in tiers a developer can run alone (docs/testing.md describes each check):
 #
-#   scripts/test.sh              # all: fast, postgresql, scripts, slow, in that order
+#   scripts/test.sh              # all: fast, postgresql, hummingbird, scripts, slow, in that order
 #   scripts/test.sh fast         # the Swift suite on SQLite (swift test)
 #   scripts/test.sh postgresql   # the same suite again on a throw-away PostgreSQL cluster
+#   scripts/test.sh hummingbird  # the same suite again on Hummingbird's HTTP/1.1 channel
 #   scripts/test.sh scripts      # the scripts' unit tests and the documentation's checks
 #   scripts/test.sh slow         # crash consistency, HTTP fuzz, soak, console in a browser,
 #                                # CI-mode timing, several instances on PostgreSQL, HAProxy
@@ -19,7 +20,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BINARY=.build/debug/stackmob-server
 
 usage() {
-    sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 # The Swift suite on SQLite.
@@ -32,6 +33,12 @@ tier_fast() {
 # to use an existing database). --skip-build: it reuses what the fast tier built.
 tier_postgresql() {
     python3 scripts/pg_cluster.py run -- swift test --skip-build
+}
+
+# The same suite with every listener on Hummingbird's HTTP1Channel (listen.http1_channel), so
+# that the channel kept one setting away keeps the guards and answers of the server's own.
+tier_hummingbird() {
+    STACKMOB_TEST_HTTP1_CHANNEL=hummingbird swift test --skip-build
 }
 
 # The scripts' unit tests, then the documentation: every relative link and anchor resolves
@@ -72,12 +79,12 @@ fi
 
 for tier in "${tiers[@]}"; do
     case "$tier" in
-        fast | postgresql | scripts | slow)
+        fast | postgresql | hummingbird | scripts | slow)
             echo "== scripts/test.sh: $tier" >&2
             "tier_$tier"
             ;;
         all)
-            for each in fast postgresql scripts slow; do
+            for each in fast postgresql hummingbird scripts slow; do
                 echo "== scripts/test.sh: $each" >&2
                 "tier_$each"
             done
