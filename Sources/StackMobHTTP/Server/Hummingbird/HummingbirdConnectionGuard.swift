@@ -158,6 +158,21 @@ final class HummingbirdConnectionGuard: ChannelDuplexHandler, RemovableChannelHa
         context.fireChannelRead(data)
     }
 
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError, !awaitingHead {
+            // A body that broke: its request gets the answer its route gives (which learns of
+            // the error if it reads the body), then the connection closes, as on the server's
+            // own layer. Hummingbird's channel, draining the body after the answer, would answer
+            // the parser's error with a second response.
+            if unanswered.isEmpty {
+                answeredLast = true
+            } else {
+                unanswered[unanswered.index(before: unanswered.endIndex)] = true
+            }
+        }
+        context.fireErrorCaught(error)
+    }
+
     /// Bytes arrived (`InboundBytesObserver`, in front of the parser).
     private func bytesArrived() {
         idleSince = nil
