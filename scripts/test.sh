@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The test command, in tiers a developer can run alone (docs/testing.md describes each check):
 #
-#   scripts/test.sh              # all: fast, postgresql, scripts, slow, in that order
+#   scripts/test.sh              # all: fast, postgresql, hummingbird, scripts, slow, in that order
 #   scripts/test.sh fast         # the Swift suite on SQLite (swift test)
 #   scripts/test.sh postgresql   # the same suite again on a throw-away PostgreSQL cluster
+#   scripts/test.sh hummingbird  # the same suite again on Hummingbird's HTTP/1.1 channel
 #   scripts/test.sh scripts      # the scripts' unit tests, the documentation's checks, the format
 #   scripts/test.sh slow         # crash consistency, HTTP fuzz, soak, console in a browser,
 #                                # CI-mode timing, several instances on PostgreSQL, HAProxy
@@ -19,7 +20,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BINARY=.build/debug/stackmob-server
 
 usage() {
-    sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 # The suites tagged .timing (wall-clock bounds, or load of their own: docs/testing.md,
@@ -47,6 +48,16 @@ tier_postgresql() {
     python3 scripts/pg_cluster.py run -- bash -c \
         'swift test --skip-build --skip "$1" && swift test --skip-build --filter "$1" --no-parallel' \
         timing "$timing"
+}
+
+# The same suite with every listener on Hummingbird's HTTP1Channel (listen.http1_channel), so
+# that the channel kept one setting away keeps the guards and answers of the server's own; in the
+# same two runs.
+tier_hummingbird() {
+    local timing
+    timing=$(timing_suites)
+    STACKMOB_TEST_HTTP1_CHANNEL=hummingbird swift test --skip-build --skip "$timing"
+    STACKMOB_TEST_HTTP1_CHANNEL=hummingbird swift test --skip-build --filter "$timing" --no-parallel
 }
 
 # The scripts' unit tests, then the documentation: every relative link and anchor resolves
@@ -88,12 +99,12 @@ fi
 
 for tier in "${tiers[@]}"; do
     case "$tier" in
-        fast | postgresql | scripts | slow)
+        fast | postgresql | hummingbird | scripts | slow)
             echo "== scripts/test.sh: $tier" >&2
             "tier_$tier"
             ;;
         all)
-            for each in fast postgresql scripts slow; do
+            for each in fast postgresql hummingbird scripts slow; do
                 echo "== scripts/test.sh: $each" >&2
                 "tier_$each"
             done

@@ -1,4 +1,5 @@
 import Foundation
+import StackMobCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -65,6 +66,10 @@ public final class ServerProcess: Sendable {
             environment["STACKMOB_STORAGE__ENGINE"] = "postgresql"
             environment["STACKMOB_STORAGE__POSTGRESQL__URL"] = url
             environment["STACKMOB_STORAGE__POSTGRESQL__SCHEMA_PREFIX"] = TestServer.schemaPrefix(for: dataDirectory ?? directory)
+        }
+        if TestServer.http1Channel != .native, environment["STACKMOB_LISTEN__HTTP1_CHANNEL"] == nil {
+            // The Hummingbird-channel run of the suite: the binary serves on that channel too.
+            environment["STACKMOB_LISTEN__HTTP1_CHANNEL"] = TestServer.http1Channel.rawValue
         }
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -29,6 +29,7 @@ public enum TestServer {
         configuration.development.privateKey = developmentPrivateKey
         configuration.production.publicKey = productionPublicKey
         configuration.production.privateKey = productionPrivateKey
+        configuration.http1Channel = http1Channel
         if let url = postgreSQLURL {
             configuration.storage.engine = .postgresql
             configuration.storage.postgresql.url = url
@@ -51,6 +52,20 @@ public enum TestServer {
     public static let postgreSQLURL: String? = ProcessInfo.processInfo.environment["STACKMOB_TEST_POSTGRESQL_URL"].flatMap {
         $0.isEmpty ? nil : $0
     }
+
+    /// Set by the `hummingbird` tier of scripts/test.sh (docs/testing.md): the whole suite again
+    /// with every listener on Hummingbird's `HTTP1Channel` (`listen.http1_channel`).
+    public static let http1Channel: StackMobConfiguration.HTTP1ChannelKind = {
+        guard let name = ProcessInfo.processInfo.environment["STACKMOB_TEST_HTTP1_CHANNEL"], !name.isEmpty else { return .native }
+        guard let kind = StackMobConfiguration.HTTP1ChannelKind(rawValue: name.lowercased()) else {
+            fatalError("STACKMOB_TEST_HTTP1_CHANNEL must be native or hummingbird, not \(name)")
+        }
+        return kind
+    }()
+
+    /// The suite runs on Hummingbird's channel: for `.disabled(if:)` on tests of what only the
+    /// server's own connection layer does.
+    public static var onHummingbirdChannel: Bool { http1Channel == .hummingbird }
 
     /// `t` and 16 hex digits of the directory's name hash: a valid, short schema prefix.
     public static func schemaPrefix(for dataDirectory: String) -> String {

@@ -15,10 +15,11 @@ struct ConfigurationDecoder {
         var configuration = StackMobConfiguration()
         configuration.appName = try root.string("app_name") ?? configuration.appName
         if let listen = try root.section("listen") {
-            try listen.refuseUnknownKeys(["host", "port", "trusted_proxies"])
+            try listen.refuseUnknownKeys(["host", "port", "trusted_proxies", "http1_channel"])
             configuration.host = try listen.string("host") ?? configuration.host
             configuration.port = try listen.integer("port", in: 0...65535) ?? configuration.port
             configuration.trustedProxies = try listen.trustedProxies() ?? configuration.trustedProxies
+            configuration.http1Channel = try listen.choice("http1_channel", StackMobConfiguration.HTTP1ChannelKind.self) ?? configuration.http1Channel
         }
         configuration.dataDirectory = try root.string("data_dir") ?? configuration.dataDirectory
         configuration.logLevel = try root.choice("log_level", StackMobConfiguration.LogLevel.self) ?? configuration.logLevel

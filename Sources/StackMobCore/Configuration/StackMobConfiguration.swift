@@ -65,6 +65,8 @@ public struct StackMobConfiguration: Sendable, Equatable {
     public var admin = AdminSettings()
     /// The peers whose forwarding headers name the client (`listen.trusted_proxies`).
     public var trustedProxies = TrustedProxies.loopback
+    /// Which HTTP/1.1 connection layer every listener runs (`listen.http1_channel`).
+    public var http1Channel = HTTP1ChannelKind.native
     /// Set by `serve --ephemeral`: nothing outlives the process.
     public var ephemeral = false
 
@@ -89,6 +91,12 @@ public struct StackMobConfiguration: Sendable, Equatable {
 
     public enum LogFormat: String, Sendable, CaseIterable {
         case text, json
+    }
+
+    /// `listen.http1_channel`: the server's own connection layer, or Hummingbird's `HTTP1Channel`
+    /// with the same limits and timeouts, kept one setting away so the two can be compared.
+    public enum HTTP1ChannelKind: String, Sendable, CaseIterable {
+        case native, hummingbird
     }
 }
 

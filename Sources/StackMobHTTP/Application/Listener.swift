@@ -1,12 +1,14 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
 import StackMobCore
 
 /// A listener (the API port, the push port, an HTML5 site, the monitoring port): an `Application`
-/// answering with `responder` over `HTTP1Connection`, with the server's connection limits and
-/// timeouts, which it counts and enforces on its own.
+/// answering with `responder` over `HTTP1Connection`, or over Hummingbird's `HTTP1Channel` with
+/// `listen.http1_channel: hummingbird`, with the server's connection limits and timeouts either
+/// way, which it counts and enforces on its own.
 func makeListener<Responder: HTTPResponder>(
     responder: Responder, configuration: StackMobConfiguration, clock: any ServerClock, address: BindAddress,
     services: [any Service] = [], onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }, logger: Logger
@@ -15,11 +17,23 @@ func makeListener<Responder: HTTPResponder>(
         limit: configuration.maxConnections, limitPerClient: configuration.maxConnectionsPerClient,
         trustedProxies: configuration.trustedProxies, logger: logger)
     let settings = HTTP1ConnectionSettings(configuration, clock: clock, connections: connections)
-    return Application(
+    let server: HTTPServerBuilder
+    var running = onServerRunning
+    switch configuration.http1Channel {
+    case .native:
         // The API's responder answers on the request's executor; any other through its `respond`.
-        responder: responder, server: .stackMob(responder: responder as? any LocalResponder ?? RespondingResponder(responder: responder), settings: settings),
-        configuration: .init(address: address, serverName: settings.serverName), services: services, onServerRunning: onServerRunning,
-        logger: logger)
+        server = .stackMob(responder: responder as? any LocalResponder ?? RespondingResponder(responder: responder), settings: settings)
+    case .hummingbird:
+        server = .hummingbird(responder: responder, settings: settings, logger: logger)
+        // Said at every start: figures taken on this channel must not pass for the default's.
+        running = { channel in
+            logger.notice("Listener runs Hummingbird's HTTP1Channel", metadata: ["sm.http1_channel": "hummingbird"])
+            await onServerRunning(channel)
+        }
+    }
+    return Application(
+        responder: responder, server: server, configuration: .init(address: address, serverName: settings.serverName), services: services,
+        onServerRunning: running, logger: logger)
 }
 
 /// A listener of its own for one part of the server (`monitoring.port`, `admin.port`) at

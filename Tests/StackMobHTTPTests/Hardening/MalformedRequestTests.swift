@@ -52,6 +52,22 @@ struct MalformedRequestTests {
         }
     }
 
+    @Test("a chunked body that breaks under a route that does not read it: the route's answer alone, then a closed connection")
+    func badChunkSizeUnread() async throws {
+        try await Self.withServer { api, _, _ in
+            let connection = try await RawConnection.connect(port: api)
+            // No API key: refused before the body is read.
+            try await connection.send("POST /thing HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+            let response = try #require(try await connection.response())
+            #expect(response.status == 401, "\(response.body)")
+            #expect(try await connection.closedByServer(within: .seconds(5)))
+            // No second answer (a bare 400 for the body) before the close.
+            let second = try await connection.response(timeout: .milliseconds(100))
+            #expect(second?.status == nil, "\(second?.status ?? 0)")
+            await connection.close()
+        }
+    }
+
     @Test("headers past 80 KiB or 1,000 fields are a 400 and a closed connection")
     func oversizedHeaders() async throws {
         try await Self.withServer { api, _, _ in
