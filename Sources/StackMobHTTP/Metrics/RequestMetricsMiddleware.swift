@@ -37,12 +37,19 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         metrics.request(route: route, method: request.method.rawValue, status: status, environment: measurement.environment, duration: duration)
         metrics.traffic.record(
             RecentRequests.Entry(
-                at: clock.nowMilliseconds(), method: request.method.rawValue, route: route, path: PushTokenPath.template(request.uri.path),
+                at: clock.nowMilliseconds(), method: Self.clipped(request.method.rawValue, to: 16), route: route,
+                path: Self.clipped(PushTokenPath.template(request.uri.path), to: 512),
                 status: status, microseconds: ServerMetrics.nanoseconds(duration) / 1_000, user: context.signedUser.name,
                 requestID: context.logger[metadataKey: TextLogHandler.requestIDKey]?.description ?? ""),
             environment: measurement.environment)
     }
 
+    /// At most `limit` bytes of `text`, for what the traffic pages keep: a path as long as a
+    /// request head allows, 2,000 times over, would hold megabytes per environment.
+    static func clipped(_ text: String, to limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        return String(decoding: text.utf8.prefix(limit), as: UTF8.self) + "…"
+    }
 
     /// A request whose error no middleware turned into a response.
     func end(_ measurement: Measurement, request: Request, context: Context, error: any Error) {

@@ -95,6 +95,11 @@ struct AdminTrafficTests {
             #expect(byUser.object?["requests"]?.arrayValue?.count == 1)
             let before = try await client.get("/_admin/environments/development/requests?until=\(start)", headers: bearer)
             #expect(before.object?["requests"]?.arrayValue?.contains { $0.objectValue?["path"] == "/todo" } == false)
+            let long = "/" + String(repeating: "a", count: 4_000)
+            _ = try await client.get(long)
+            let clipped = try await client.get("/_admin/environments/development/requests?limit=1", headers: bearer)
+            let kept = clipped.object?["requests"]?.arrayValue?.first?.objectValue?["path"]?.stringValue ?? ""
+            #expect(kept.hasPrefix("/aaaa") && kept.utf8.count <= 520, "a path of \(kept.utf8.count) bytes was kept")
             for bad in ["status=6xx", "status=abc", "since=yesterday", "limit=0", "path=todo"] {
                 let refused = try await client.get("/_admin/environments/development/requests?\(bad)", headers: bearer)
                 #expect(refused.status == .badRequest, "\(bad): \(refused.text)")
