@@ -419,6 +419,30 @@ class ConsoleTest:
         self.expect(paths and all(path.startswith("/item") for path in paths), f"paths under /item only: {paths[:5]}")
         self.shot("requests")
 
+    def test_backups(self):
+        self.open("/development/backups")
+        self.submit("form[action$='/development/backups']")
+        self.expect("Backup written" in self.notice(), f"no backup: {self.error()!r}")
+        rows = self.driver.find_elements(By.CSS_SELECTOR, "#backups tbody tr")
+        name = rows[0].find_elements(By.TAG_NAME, "code")[0].text if rows else ""
+        self.expect(name.startswith("development-") and name.endswith(".sqlite"), f"the new copy is not listed: {name!r}")
+        self.expect("stackmob-server restore" in self.text("#restore-h + p + pre"), "no restore command")
+        self.shot("backups")
+        form = "#backups tbody tr:first-child form"
+        self.fill(f"{form} input[name=password]", "not-the-password")
+        self.submit(form)
+        self.expect("Wrong password" in self.error(), f"a wrong password was not refused: {self.notice()!r}")
+        # The right password: the file, posted as the form posts it, with the browser's cookie
+        # (a download does not load a page, so it is fetched rather than clicked).
+        status, disposition, start = self.driver.execute_script("""
+            const form = document.querySelector(arguments[0]);
+            const body = new URLSearchParams(new FormData(form));
+            body.set('password', arguments[1]);
+            return fetch(form.action, {method: 'POST', body}).then(r => r.arrayBuffer().then(
+                b => [r.status, r.headers.get('content-disposition'), new TextDecoder().decode(b.slice(0, 15))]));""", form, PASSWORD)
+        self.expect(status == 200 and start == "SQLite format 3", f"download: {status} {start!r}")
+        self.expect(disposition == f'attachment; filename="{name}"', f"download disposition: {disposition!r}")
+
     def test_delete_object_and_sign_out(self):
         self.open("/development/data?schema=todo")
         self.click("#objects tbody tr a")
