@@ -63,8 +63,12 @@ struct AdminBackupController {
         guard engineBacksUp else {
             throw AdminError.conflict("The server does not copy PostgreSQL databases: use pg_dump or point-in-time recovery")
         }
-        let written = try await BackupRounds.round(
-            backend: backend, settings: backend.configuration.backups, now: clock.nowMilliseconds(), environments: environments)
+        // The round creates, renames and lists files between its copies: on Swift's pool, off the
+        // event loop this handler runs on.
+        let (backend, now) = (backend, clock.nowMilliseconds())
+        let written = try await Task.detached {
+            try await BackupRounds.round(backend: backend, settings: backend.configuration.backups, now: now, environments: environments)
+        }.value
         let names = written.map { ($0 as NSString).lastPathComponent }
         try await backend.operators.audit(name, action: "backup.create", detail: ["files": .array(names.map(JSONValue.string))])
         return JSONResponse.make(["written": .array(names.map(JSONValue.string))], status: .created)
