@@ -141,7 +141,8 @@ def measure(args, sides, chosen, work_dir):
 
 
 def make_side(spec, args, default_binary, postgresql_url):
-    sizes = {"objects": args.objects, "catalog": args.catalog_objects, "memos": args.memo_objects}
+    sizes = {"objects": args.objects, "catalog": args.catalog_objects, "memos": args.memo_objects,
+             "shapes": args.shape_objects}
     if spec.engine == "pocketbase":
         return PocketBaseSide(spec.label, sizes)
     if spec.engine == "hummingbird":
@@ -153,13 +154,16 @@ def make_side(spec, args, default_binary, postgresql_url):
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--side", action="append", default=[], help="a side to measure (repeat; default: sqlite)")
-    parser.add_argument("--scenarios", default="", help=f"comma-separated subset of: {', '.join(scenarios.SCENARIOS)}")
+    parser.add_argument("--scenarios", default="", help=f"comma-separated subset of: {', '.join(scenarios.SCENARIOS)}; "
+                        f"or a group: {', '.join(scenarios.GROUPS)}")
     parser.add_argument("--rounds", type=int, help="runs of each scenario on each side (default 2 with several sides, else 1)")
     parser.add_argument("--duration", type=int, default=10, help="seconds per run (default 10)")
     parser.add_argument("--threads", type=int, default=2, help="wrk threads (default 2)")
     parser.add_argument("--connections", type=int, default=32, help="wrk connections (default 32)")
     parser.add_argument("--objects", type=int, default=10_000, help="objects in bench (read by id, update)")
     parser.add_argument("--catalog-objects", type=int, default=100_000, help="objects in catalog (a multiple of 100)")
+    parser.add_argument("--shape-objects", type=int, default=10_000,
+                        help="objects in shapes, the filter shapes' data set (benchlib/shapes.py)")
     parser.add_argument("--memo-objects", type=int, default=100_000, help="objects in memo and memo_open (1000 owners)")
     parser.add_argument("--signed", type=int, default=200_000, help="MAC-signed requests prepared per owned/unowned run")
     parser.add_argument("--binary", help="the stackmob-server binary (default: build the release binary)")

@@ -10,6 +10,7 @@ import sysconfig
 import time
 import urllib.parse
 
+from . import shapes
 from .scenarios import Plan, SeedError, catalog_object, lua_by_id
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -148,6 +149,8 @@ class PocketBaseSide:
             self.seed_articles()
         if "memos" in datasets:
             self.seed_memos()
+        if "shapes" in datasets:
+            self.seed_shapes()
 
     def seed_catalog(self):
         count = self.sizes["catalog"]
@@ -165,6 +168,15 @@ class PocketBaseSide:
         self.batch_create("catalog", records)
         seconds = time.monotonic() - started
         self.seeded.append(f"{count} in catalog ({count / seconds:.0f} objects/s by batch)")
+
+    def seed_shapes(self):
+        """The shapes data set (`shapes.shape_object`), an index on each field ours indexes."""
+        count = self.sizes["shapes"]
+        fields = [{"name": name, "type": "number"} for name in shapes.NUMBER_FIELDS]
+        fields += [{"name": name, "type": "text"} for name in shapes.TEXT_FIELDS]
+        self.collection("shapes", fields, indexes=[f"CREATE INDEX idx_shapes_{name} ON shapes ({name})" for name in shapes.INDEXED])
+        self.batch_create("shapes", [{"id": record_id("s", i), **shapes.shape_object(i)} for i in range(1, count + 1)])
+        self.seeded.append(f"{count} in shapes")
 
     def seed_articles(self):
         person = self.collection("person", [{"name": "name", "type": "text"}])
@@ -201,6 +213,8 @@ class PocketBaseSide:
     # -- scenarios -----------------------------------------------------------------------------
 
     def plan(self, name, work_dir):
+        if name in shapes.SHAPES:
+            return self.plan_shape(shapes.SHAPES[name])
         method = getattr(self, f"plan_{name}", None)
         return method() if method else None
 
@@ -245,6 +259,23 @@ function prepare()
 end
 function request() return requests_by_category[math.random(0, 99)] end
 """)
+
+    @staticmethod
+    def shape_path(shape, condition):
+        return (f"/api/collections/shapes/records?filter={urllib.parse.quote(condition.pocketbase_filter(), safe='')}"
+                f"&sort=-{shape.sort}&perPage=20")
+
+    def plan_shape(self, shape):
+        """The same filter shape as ours (benchlib/shapes.py), checked the same way."""
+        for condition in shape.conditions[:3]:
+            path = self.shape_path(shape, condition)
+            page = self.probe("GET", path)
+            total = shapes.expected_total(condition, self.sizes["shapes"])
+            items = [{key: value for key, value in item.items() if value != ""} for item in page["items"]]
+            if page["totalItems"] != total or len(items) != min(total, 20) or not all(condition.matches(item) for item in items):
+                raise SeedError(f"{self.label}: {path} answered {page['totalItems']} items, expected {total}: {str(page)[:300]}")
+        return Plan(f"GET …/shapes/records?filter=<{shape.conditions[0].op}>&sort=-{shape.sort}&perPage=20 (with total)",
+                    shapes.lua(self.shape_path(shape, condition) for condition in shape.conditions))
 
     def plan_page(self):
         return self.category_plan("GET …/catalog/records?filter=category=<c>&sort=price&perPage=20 (with total)", 20)

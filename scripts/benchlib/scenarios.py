@@ -1,6 +1,8 @@
 """The scenarios every side is asked for, in the order they run, and the data each needs."""
 import dataclasses
 
+from .shapes import SHAPES
+
 # name: the data sets it reads (seeded only when a chosen scenario needs them)
 SCENARIOS = {
     "head": (),
@@ -16,7 +18,12 @@ SCENARIOS = {
     "upsert": (),
     "unowned": ("memos",),
     "owned": ("memos",),
+    # The filter shapes an SDK sends (benchlib/shapes.py): a sorted page of 20 with its total.
+    **{name: ("shapes",) for name in SHAPES},
 }
+
+# Names that stand for several scenarios in --scenarios.
+GROUPS = {"shapes": tuple(SHAPES)}
 
 # The ratios docs/benchmarks.md ("Where the targets stand") sets targets for, read against the
 # peer's figure of the same scenario.
@@ -74,6 +81,7 @@ def choose(requested):
     """The scenarios to run, in SCENARIOS order; ValueError for an unknown name."""
     if not requested:
         return list(SCENARIOS)
+    requested = [name for item in requested for name in GROUPS.get(item, (item,))]
     unknown = [name for name in requested if name not in SCENARIOS]
     if unknown:
         raise ValueError(f"unknown scenario {', '.join(unknown)} (known: {', '.join(SCENARIOS)})")

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from . import haproxy
+from . import haproxy, shapes
 from .scenarios import Plan, SeedError, catalog_object, lua_by_id, lua_random_paths
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -21,7 +21,7 @@ PUBLIC_KEY = "b0b0b0b0-0000-4000-8000-000000000001"
 PRIVATE_KEY = "b0b0b0b0-0000-4000-8000-00000000000f"
 # Read permission `owner` on memo (PROTOCOL §12); memo_open holds the same rows and is open.
 PERMISSIONS = {"memo": {"read": "owner"}}
-INDEXES = {"catalog": [["category", "price"]]}
+INDEXES = {"catalog": [["category", "price"]], "shapes": [[field] for field in shapes.INDEXED]}
 MEMO_PASSWORD = "bench-password"
 
 
@@ -134,6 +134,8 @@ class StackMobSide:
             self.seed_articles()
         if "memos" in datasets:
             self.log_in_memo_user()
+        if "shapes" in datasets:
+            self.seed_shapes()
 
     def bulk(self, schema, objects):
         answer = self.call("POST", f"/{schema}", objects, expect=(200,))
@@ -163,6 +165,14 @@ class StackMobSide:
         if status != 206 or total != f"objects 0-0/{count}":
             raise SeedError(f"{self.label}: counting catalog answered {status} with Content-Range {total!r}")
         self.check_plans()
+
+    def seed_shapes(self):
+        """shapes s000001…: the fields of `shapes.shape_object`, by bulk POSTs of 500."""
+        count, batch = self.sizes["shapes"], 500
+        for first in range(1, count + 1, batch):
+            self.bulk("shapes", [{"shapes_id": f"s{i:06d}", **shapes.shape_object(i)}
+                                 for i in range(first, min(first + batch, count + 1))])
+        self.seeded.append(f"{count} in shapes")
 
     def seed_articles(self):
         """persons p01…p50; tags t01…t50, tag tNN owned by pNN; articles a001…a200 with an author
@@ -234,6 +244,8 @@ class StackMobSide:
     def plan(self, name, work_dir):
         """The Plan of one scenario on this side after one probe request, or None when this
         side has no such request."""
+        if name in shapes.SHAPES:
+            return self.plan_shape(shapes.SHAPES[name])
         return getattr(self, f"plan_{name}")(work_dir)
 
     def probe(self, method, path, body=None, headers=None, expect=(200, 201, 206)):
@@ -279,6 +291,28 @@ function prepare()
 end
 function request() return requests_by_category[math.random(0, 99)] end
 """)
+
+    def plan_shape(self, shape):
+        """One of the filter shapes: every variant's page, sorted, with its total; the first
+        three checked against the seed."""
+        order = f"{shape.sort}:desc"
+        headers = {"X-StackMob-OrderBy": order, "Range": "objects=0-19"}
+        for condition in shape.conditions[:3]:
+            path = f"/shapes?{condition.stackmob_query()}"
+            page = self.probe("GET", path, headers=headers)
+            total = shapes.expected_total(condition, self.sizes["shapes"])
+            range_header = self.api.last_headers.get("content-range")
+            if range_header != f"objects 0-{min(total, 20) - 1}/{total}":
+                raise SeedError(f"{self.label}: {path} answered Content-Range {range_header!r}, expected a total of {total}")
+            if not all(condition.matches(item) for item in page):
+                raise SeedError(f"{self.label}: {path} listed an object the filter excludes: {str(page)[:300]}")
+            values = [item.get(shape.sort) for item in page]
+            if any(value is not None for value in values) and values != sorted(values, reverse=True):
+                raise SeedError(f"{self.label}: {path} is not sorted by {order}: {values}")
+        return Plan(f"GET /shapes?{shape.label}", f"""
+wrk.headers["X-StackMob-OrderBy"] = "{order}"
+wrk.headers["Range"] = "objects=0-19"
+""" + shapes.lua(f"/shapes?{condition.stackmob_query()}" for condition in shape.conditions))
 
     def plan_page(self, work_dir):
         return self.category_plan("GET /catalog?category=<c> OrderBy price:asc, Range 0-19 (with total)", "objects=0-19", 20)

@@ -6,7 +6,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import bench  # noqa: E402
 import harness  # noqa: E402
-from benchlib import haproxy, pocketbase_side, report, scenarios, wrk  # noqa: E402
+from benchlib import haproxy, pocketbase_side, report, scenarios, shapes, wrk  # noqa: E402
 
 WRK_OUTPUT = """Running 10s test @ http://127.0.0.1:1/
   2 threads and 32 connections
@@ -88,6 +88,52 @@ class ScenarioTests(unittest.TestCase):
     def test_catalog_objects_are_the_same_on_every_side(self):
         self.assertEqual(scenarios.catalog_object(1)["loc"], {"lat": -59.63, "lon": -179.27})
         self.assertEqual(scenarios.catalog_object(107)["category"], 7)
+
+
+class ShapeTests(unittest.TestCase):
+    """The filter shapes: one condition, two renderings, one expected total."""
+
+    def test_the_group_names_every_shape_on_both_fields(self):
+        chosen = scenarios.choose(["shapes"])
+        self.assertEqual(len(chosen), 12)
+        self.assertIn("shape_in_noindex", chosen)
+        self.assertEqual(scenarios.datasets(chosen), {"shapes"})
+
+    def test_renderings(self):
+        cases = [(shapes.Condition("eq", "level", 7), "level=7", "level=7"),
+                 (shapes.Condition("gt", "grade", 40), "grade[gt]=40", "grade>40"),
+                 (shapes.Condition("lte", "level", 50), "level[lte]=50", "level<=50"),
+                 (shapes.Condition("in", "level", (1, 2)), "level[in]=1,2", "(level=1||level=2)"),
+                 (shapes.Condition("or", "level", (20, 80)), "[or1].level[lt]=20&[or1].level[gt]=80", "(level<20||level>80)"),
+                 (shapes.Condition("null", "tag"), "tag[null]=true", "tag=null")]
+        for condition, ours, theirs in cases:
+            with self.subTest(op=condition.op):
+                self.assertEqual(condition.stackmob_query(), ours)
+                self.assertEqual(condition.pocketbase_filter(), theirs)
+
+    def test_expected_totals_follow_the_seed(self):
+        self.assertEqual(shapes.expected_total(shapes.Condition("eq", "level", 7), 10_000), 100)
+        self.assertEqual(shapes.expected_total(shapes.Condition("gt", "level", 49), 10_000), 5_000)
+        self.assertEqual(shapes.expected_total(shapes.Condition("or", "grade", (20, 79)), 10_000), 4_000)
+        self.assertEqual(shapes.expected_total(shapes.Condition("null", "label"), 10_000), 1_000)
+        self.assertEqual(shapes.expected_total(shapes.Condition("in", "tag", ("t1",)), 70), 9)
+
+    def test_ranges_and_lists_cover_a_large_share_of_the_table(self):
+        for name in ("shape_gt", "shape_lte", "shape_in", "shape_or_noindex"):
+            for condition in shapes.SHAPES[name].conditions[:10]:
+                with self.subTest(name=name, condition=condition):
+                    self.assertTrue(2_500 <= shapes.expected_total(condition, 10_000) <= 7_000)
+
+    def test_the_indexed_and_unindexed_fields_hold_the_same_values(self):
+        for i in range(1, 200):
+            item = shapes.shape_object(i)
+            self.assertEqual(item["level"], item["grade"])
+            self.assertEqual(item.get("tag"), item.get("label"))
+
+    def test_lua_draws_from_every_path(self):
+        lua = shapes.lua(["/a?x=1", "/a?x=2"])
+        self.assertIn('"/a?x=1",\n  "/a?x=2"\n}', lua)
+        self.assertIn("math.random(1, #requests)", lua)
 
 
 class Side:
