@@ -96,8 +96,11 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         return try await run(statement).map { try $0.decode(String.self) }
     }
 
-    /// One statement for the page: filter, order, window and (when asked) the total, counted by a
-    /// window function over the same filter, in the same snapshot.
+    /// One statement for the page: filter, order, window and (when asked) the total, in the same
+    /// snapshot. The total is a scalar subquery over the same filter, which PostgreSQL runs once
+    /// (an InitPlan) and may answer from an index alone; a window function (`COUNT(*) OVER ()`)
+    /// would instead make it read and hold every matching row, whole, before the `LIMIT`, so that
+    /// a page of 20 cost as much as the whole list (docs/benchmarks.md, "PostgreSQL's totals").
     private func selectStatement(
         _ schema: SchemaDefinition, query: ObjectQuery, near: (field: String, origin: GeoPoint)?, columns: String = "*"
     ) -> PostgresStatement {
@@ -108,7 +111,13 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
                 ", sm_distance(\(statement.bind(near.origin.lat)), \(statement.bind(near.origin.lon)), "
                     + "\(PostgresGeoIndex.latitude(column)), \(PostgresGeoIndex.longitude(column))) AS \(quote(Self.distanceColumn))")
         }
-        if query.countsTotal { statement.append(", COUNT(*) OVER () AS \(quote(Self.totalColumn))") }
+        if query.countsTotal {
+            statement.append(", (SELECT COUNT(*) FROM \(quote(schema.name))")
+            if let filter = query.filter {
+                statement.append(" WHERE " + PostgresFilterCompiler(schema: schema).compile(filter, into: &statement))
+            }
+            statement.append(") AS \(quote(Self.totalColumn))")
+        }
         statement.append(" FROM \(quote(schema.name))")
         if let filter = query.filter {
             statement.append(" WHERE " + PostgresFilterCompiler(schema: schema).compile(filter, into: &statement))

@@ -40,7 +40,7 @@ struct PostgreSQLEngineTests {
     }
 
     @Test(
-        "the default order and an owner-restricted page read the newest-first indexes with no sort; the indexes of earlier versions are dropped at start-up",
+        "the default order and an owner-restricted page read the newest-first indexes with no sort, the total apart from the page; the indexes of earlier versions are dropped at start-up",
         .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
     func newestFirstIndexes() async throws {
         try await TestServer.withDataDirectory { directory in
@@ -76,6 +76,11 @@ struct PostgreSQLEngineTests {
                 let plan = try await engine.queryPlan(schema, query: query).joined(separator: "\n")
                 #expect(plan.contains("Index Scan using \"\(index)\"") || plan.contains("Index Scan using \(index) "), "\(plan)")
                 #expect(!plan.contains("Sort"), "\(plan)")
+                if query.countsTotal {
+                    // The total is counted apart, once: a window over the page would read every
+                    // matching row before the LIMIT.
+                    #expect(!plan.contains("WindowAgg") && plan.contains("InitPlan"), "\(plan)")
+                }
             }
             try await engine.close()
         }
