@@ -111,11 +111,13 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         }
         // The total comes from an uncorrelated subquery, which SQLite evaluates once and can
         // answer from an index alone: page and total in one statement and one snapshot, so they
-        // always agree.
+        // always agree. An OR group whose branches each have an index is counted branch by branch
+        // (`UnionCount`).
         var total = ""
         if query.countsTotal {
-            total = ", (SELECT COUNT(*) FROM \(quote(schema.name))\(condition)) AS \(quote(Self.totalColumn))"
-            arguments += conditionArguments
+            let (count, countArguments) = countExpression(schema, filter: query.filter, condition: condition, arguments: conditionArguments)
+            total = ", \(count) AS \(quote(Self.totalColumn))"
+            arguments += countArguments
         }
         var sql = "SELECT \(columns)\(distance)\(total) FROM \(quote(schema.name))\(condition)"
         arguments += conditionArguments
@@ -132,6 +134,37 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
             arguments += [query.offset]
         }
         return (sql, arguments)
+    }
+
+    /// The total's expression: one count of the filter (`condition`, already compiled), or a
+    /// sum of counts without its OR group when an index serves every branch (`UnionCount`).
+    private func countExpression(
+        _ schema: SchemaDefinition, filter: TypedFilter?, condition: String, arguments: StatementArguments
+    ) -> (String, StatementArguments) {
+        let table = quote(schema.name)
+        let indexed = leadingIndexedFields(schema)
+        guard let filter, let union = UnionCount(filter, seekable: { !$0.seekableFields.isDisjoint(with: indexed) }) else {
+            return ("(SELECT COUNT(*) FROM \(table)\(condition))", arguments)
+        }
+        var sum = ""
+        var sumArguments = StatementArguments()
+        for term in union.terms {
+            var compiler = SQLiteFilterCompiler(schema: schema.name)
+            let count = "(SELECT COUNT(*) FROM \(table) WHERE \(compiler.compile(term.filter)))"
+            sum += sum.isEmpty ? count : (term.sign > 0 ? " + " : " - ") + count
+            sumArguments += StatementArguments(compiler.arguments)
+        }
+        return ("(\(sum))", sumArguments)
+    }
+
+    /// The fields an index of the table begins with: the configured ones, the implied ones, the
+    /// newest-first ones (`NewestFirstIndex`) and the primary key.
+    private func leadingIndexedFields(_ schema: SchemaDefinition) -> Set<String> {
+        var fields: Set<String> = [schema.primaryKey, SchemaDefinition.createdDate, SchemaDefinition.owner]
+        for index in indexes.indexes(of: schema.name) + IndexPlan.implied {
+            if let first = index.first { fields.insert(first) }
+        }
+        return fields
     }
 
     private static let totalColumn = "_sm_total"

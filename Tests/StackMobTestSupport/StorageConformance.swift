@@ -116,8 +116,30 @@ public enum StorageConformance {
         .condition(TypedCondition(field: "n", target: .scalar, operation: .greaterThan(.integer(n))))
     }
 
+    static func key(_ operation: TypedCondition.Operation) -> TypedFilter {
+        .condition(TypedCondition(field: "note_id", target: .scalar, operation: operation))
+    }
+
     /// Queries: order, window, total, filters, keys and ids.
     static let queryChecks: [Check] = [
+        Check(name: "the total of an OR group counts each match once: overlapping, disjoint and three branches, with other conditions") { storage in
+            try await createNotes(storage, five)
+            // On the primary key, which every engine indexes: an engine may count such a group
+            // branch by branch (`UnionCount`), and must still count an object both branches match once.
+            let cases: [(TypedFilter, Set<String>)] = [
+                (.all([.any([key(.lessOrEqual("c")), key(.greaterOrEqual("b"))])]), ["a", "b", "c", "d", "e"]),
+                (.all([.any([key(.lessThan("c")), key(.greaterThan("c"))])]), ["a", "b", "d", "e"]),
+                (.all([.any([key(.equal("a")), key(.lessOrEqual("b")), key(.greaterOrEqual("e"))])]), ["a", "b", "e"]),
+                (.all([greater(than: 1), .any([key(.lessOrEqual("c")), key(.greaterOrEqual("b"))])]), ["b", "c", "d", "e"]),
+                (.any([key(.isIn(["a", "b"])), .all([key(.greaterThan("a")), greater(than: 4)])]), ["a", "b", "e"]),
+            ]
+            for (filter, expected) in cases {
+                let page = try await storage.engine.read { try await $0.fetchObjects(note, query: ObjectQuery(filter: filter, limit: 1, countsTotal: true)) }
+                let all = try await storage.engine.read { try await $0.fetchObjects(note, query: ObjectQuery(filter: filter)) }
+                try expect(Set(ids(all.objects)) == expected, "\(filter) matched \(ids(all.objects))")
+                try expect(page.total == expected.count, "\(filter): total \(String(describing: page.total)), expected \(expected.count)")
+            }
+        },
         Check(name: "a page is newest first with the key breaking ties, windowed, with the total of all matches") { storage in
             try await createNotes(storage, five)
             let page = try await storage.engine.read { try await $0.fetchObjects(note, query: ObjectQuery(offset: 1, limit: 2, countsTotal: true)) }
