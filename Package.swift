@@ -103,13 +103,32 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The HTTP/1.1 server every listener runs on, generic over Hummingbird's request context:
+        // connections, their limits and timeouts, the request deadline, the response encoder, and
+        // the route trie. Knows nothing of StackMob: imports neither StackMobCore nor StackMobHTTP.
+        .target(
+            name: "StackMobHTTPServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                // The connection layer (`HTTP1Connection`) plugs into Hummingbird's server.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                // NIO's HTTP/1.1 parser, and the parts of a connection.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            ]
+        ),
         // HTTP: request context, middleware, controllers, error mapping.
         .target(
             name: "StackMobHTTP",
             dependencies: [
                 "StackMobCore",
+                "StackMobHTTPServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                // The HTTP/1 connection layer (`HTTP1Connection`) plugs into Hummingbird's server.
+                // A listener's `HTTPServerBuilder`.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -117,10 +136,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // Its thread pool: blocking work (a site's deploy) off the event loops.
                 .product(name: "NIOPosix", package: "swift-nio"),
-                // Malformed requests: NIO's parser errors, and the parts of a connection.
+                // Malformed requests: NIO's parser errors.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 // Signed request bodies (OAuth 1 body hash).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -242,10 +259,26 @@ let package = Package(
             ],
             resources: [.copy("Certificates")]
         ),
+        // The server module alone: the connection's state machine, its handler on an
+        // `EmbeddedChannel`, the encoder, the deadlines, the route trie. No StackMob module.
+        .testTarget(
+            name: "StackMobHTTPServerTests",
+            dependencies: [
+                "StackMobHTTPServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "StackMobHTTPTests",
             dependencies: [
-                "StackMobApp", "StackMobHTTP", "StackMobCore", "StackMobSQLite", "StackMobPostgres", "StackMobTestSupport", "StackMobFuzzInput",
+                "StackMobApp", "StackMobHTTP", "StackMobHTTPServer", "StackMobCore", "StackMobSQLite", "StackMobPostgres", "StackMobTestSupport", "StackMobFuzzInput",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import StackMobCore
+import StackMobHTTPServer
 
 /// A listener (the API port, the push port, an HTML5 site, the monitoring port): an `Application`
 /// answering with `responder` over `HTTP1Connection`, or over Hummingbird's `HTTP1Channel` with
@@ -15,14 +16,15 @@ func makeListener<Responder: HTTPResponder>(
 ) -> Application<Responder> where Responder.Context == StackMobRequestContext {
     let connections = ConnectionCounter(
         limit: configuration.maxConnections, limitPerClient: configuration.maxConnectionsPerClient,
-        trustedProxies: configuration.trustedProxies, logger: logger)
+        isTrustedProxy: configuration.trustedProxies.contains, logger: logger)
     let settings = HTTP1ConnectionSettings(configuration, clock: clock, connections: connections)
     let server: HTTPServerBuilder
     var running = onServerRunning
     switch configuration.http1Channel {
     case .native:
         // The API's responder answers on the request's executor; any other through its `respond`.
-        server = .stackMob(responder: responder as? any LocalResponder ?? RespondingResponder(responder: responder), settings: settings)
+        server = .native(
+            responder: responder as? any LocalResponder<StackMobRequestContext> ?? RespondingResponder(responder: responder), settings: settings)
     case .hummingbird:
         server = .hummingbird(responder: responder, settings: settings, logger: logger)
         // Said at every start: figures taken on this channel must not pass for the default's.

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 import StackMobCore
+import StackMobHTTPServer
 
 /// The one place where errors become StackMob's JSON error responses (PROTOCOL §14).
 ///

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import StackMobCore
+import StackMobHTTPServer
 
 /// Serves one environment's deployed HTML5 app from its current version (`HTML5Deployments`):
 /// content types by extension, `index.html` for directories, `ETag`/`Last-Modified` and 304,

@@ -1,5 +1,6 @@
 import Logging
 import StackMobCore
+import StackMobHTTPServer
 import Synchronization
 
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ public struct TextLogHandler: LogHandler {
     /// dictionary: setting it there made a dictionary for every request, and hashed its key
     /// (docs/benchmarks.md, "Figures behind design choices").
     private var requestID: Logger.MetadataValue?
-    static let requestIDKey = "hb.request.id"
+    static let requestIDKey = RequestIDs.metadataKey
     public var logLevel: Logger.Level = .info
     private let label: String
     private let timestamps: LogTimestamps

@@ -1,5 +1,6 @@
 import Hummingbird
 import StackMobCore
+import StackMobHTTPServer
 
 /// `X-HTTP-Method-Override` (PROTOCOL §2.9): a GET may become DELETE or HEAD, a POST may become
 /// PUT, nothing else. It must act before routing, which picks the route by method, so it wraps

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import StackMobHTTPServer
 
 /// The API listener's routes, and what every request passes through before them:
 /// `FrontMiddleware` for all, then `CallerMiddleware` for all but the routes that need no

@@ -1,7 +1,7 @@
 /// IMF-fixdate (RFC 9110 §5.6.7), for `Last-Modified` and `Date`: `Sun, 06 Nov 1994 08:49:37 GMT`. Written
 /// by hand because Foundation's formatters are not `Sendable` and costly to make per request.
-enum HTTPDate {
-    static func format(secondsSince1970 seconds: Int) -> String {
+public enum HTTPDate {
+    public static func format(secondsSince1970 seconds: Int) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         // Howard Hinnant's civil_from_days.

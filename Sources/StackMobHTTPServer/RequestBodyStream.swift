@@ -34,8 +34,9 @@ enum RequestBodyStream {
 }
 
 /// The body of a request that failed before its head's task started: reading it throws the
-/// error, which the route answers (`ErrorMapping`): the parser's error is 400, a body that did
-/// not arrive in time (`RequestBodyTimeout`) 408, and the connection closes after either.
+/// error, which the route answers (StackMobHTTP's `ErrorMapping`): the parser's error is 400, a
+/// body that did not arrive in time (`RequestBodyTimeout`) 408, and the connection closes after
+/// either.
 struct FailedRequestBody: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     let error: any Error

@@ -84,7 +84,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     func channelInactive(context: ChannelHandlerContext) {
         machine.channelInactive()
         cancelTimer()
-        // A body's reader learns the connection was lost (`RequestBodyReader`: 400, the client's).
+        // A body's reader learns the connection was lost (an error of the client's: 400).
         syncBody()
         endRequests()
         context.fireChannelInactive()

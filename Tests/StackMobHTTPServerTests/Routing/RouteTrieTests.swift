@@ -4,9 +4,9 @@ import Logging
 import NIOEmbedded
 import Testing
 
-@testable import StackMobHTTP
+@testable import StackMobHTTPServer
 
-/// `RouteTrie` (the API's routes, `APIRouter`) matches every path as Hummingbird's router does:
+/// `RouteTrie` (the API's routes, StackMobHTTP's `APIRouter`) matches every path as Hummingbird's router does:
 /// the same route, parameters and template, or none, path by path and method by method.
 @Suite("API route matching")
 struct RouteTrieTests {
@@ -84,12 +84,6 @@ struct RouteTrieTests {
         #expect(trie.resolve("/a/x")?.value == 2)
         #expect(trie.resolve("/a/x")?.parameters.get("b") == "x")
         #expect(trie.resolve("/a") == nil, "a node without a value matches nothing")
-    }
-
-    @Test("the API listener's responder answers on the request's executor; the others through their respond")
-    func localResponders() {
-        #expect(MethodOverrideResponder<APIRouter>.self is any LocalResponder.Type)
-        #expect(!(MethodOverrideResponder<RouterResponder<StackMobRequestContext>>.self is any LocalResponder.Type))
     }
 
     static let route = HTTPField.Name("X-Route")!

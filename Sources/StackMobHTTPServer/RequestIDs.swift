@@ -4,7 +4,10 @@ import Synchronization
 /// Hummingbird's `RequestID`: a random prefix, then a counter from a random start, in hexadecimal
 /// (32 digits here, both halves padded). Made as strings at once, because the request line
 /// writes every id, where `RequestID` built its text from two intermediate strings each time.
-final class RequestIDs: Sendable {
+public final class RequestIDs: Sendable {
+    /// The logger metadata key of a request's id, Hummingbird's.
+    public static let metadataKey = "hb.request.id"
+
     private static let digits = Array("0123456789abcdef".utf8)
     private let prefix: UInt64
     private let counter: Atomic<UInt64>

@@ -94,6 +94,6 @@ extension HTTP1ConnectionStateMachine {
 }
 
 /// A request body that did not arrive completely within `limits.body_timeout_seconds`.
-struct RequestBodyTimeout: Error, Sendable {
-    let seconds: Int64
+public struct RequestBodyTimeout: Error, Sendable {
+    public let seconds: Int64
 }

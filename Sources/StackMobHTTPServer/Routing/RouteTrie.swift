@@ -3,7 +3,7 @@ import Hummingbird
 /// The API's paths, matched as Hummingbird's router matches them, for the two kinds of path
 /// component the API's routes use: a constant (`listapi`) and a capture (`:schema`).
 ///
-/// Hummingbird's own trie is not public; `APIRouter` needs the match without the responder that
+/// Hummingbird's own trie is not public; StackMobHTTP's `APIRouter` needs the match without the responder that
 /// wraps it, whose frames were a measurable share of `HEAD /` (docs/benchmarks.md, "Figures behind
 /// design choices"). The rules are Hummingbird's (`Trie+resolve.swift` in Hummingbird 2), and
 /// `RouteTrieTests` holds this trie to them on the API's routes, path by path:
@@ -15,7 +15,7 @@ import Hummingbird
 ///   below, each child that matches is tried in order until one matches the rest of the path;
 /// - a capture sets its parameter when it matches, even on a branch that fails later;
 /// - the path's node must hold a value, or nothing matches.
-struct RouteTrie<Value: Sendable>: Sendable {
+public struct RouteTrie<Value: Sendable>: Sendable {
     private enum Component: Sendable {
         case constant(Substring)
         case capture(Substring)
@@ -37,8 +37,10 @@ struct RouteTrie<Value: Sendable>: Sendable {
     /// The root first; children are indices, in the order they are tried.
     private var nodes = [Node(component: .constant(""))]
 
+    public init() {}
+
     /// The value at `path`, made by `make` when the path is new and updated by `update`.
-    mutating func add(_ path: RouterPath, make: () -> Value, update: (inout Value) -> Void) {
+    public mutating func add(_ path: RouterPath, make: () -> Value, update: (inout Value) -> Void) {
         var index = 0
         for element in path {
             let component = Self.component(of: element)
@@ -66,7 +68,7 @@ struct RouteTrie<Value: Sendable>: Sendable {
     }
 
     /// The value `path` leads to, and the parameters its captures set; nil when none.
-    func resolve(_ path: String) -> (value: Value, parameters: Parameters)? {
+    public func resolve(_ path: String) -> (value: Value, parameters: Parameters)? {
         var parameters = Parameters()
         var components = path.split(separator: "/", omittingEmptySubsequences: true)[...]
         guard let first = components.popFirst() else {

@@ -4,9 +4,8 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
-import StackMobCore
 
-@testable import StackMobHTTP
+@testable import StackMobHTTPServer
 
 /// One connection's pipeline, as `HTTP1Connection.setup` builds it, on an `EmbeddedChannel`: the
 /// test sends bytes, moves the loop's clock, and plays the connection's task (takes each request
@@ -19,13 +18,11 @@ final class EmbeddedHTTP1Connection {
 
     /// Timeouts: head 10 s, new connection 5 s, body 20 s, idle 60 s.
     static func settings(limit: Int = 100, limitPerClient: Int = 100) -> HTTP1ConnectionSettings {
-        let connections = ConnectionCounter(limit: limit, limitPerClient: limitPerClient, trustedProxies: .none, logger: Logger(label: "test"))
-        var settings = HTTP1ConnectionSettings(StackMobConfiguration(), clock: SystemClock(), connections: connections)
-        settings.headTimeout = .seconds(10)
-        settings.newConnectionTimeout = .seconds(5)
-        settings.bodyTimeout = .seconds(20)
-        settings.idleTimeout = .seconds(60)
-        return settings
+        let connections = ConnectionCounter(limit: limit, limitPerClient: limitPerClient, isTrustedProxy: { _ in false }, logger: Logger(label: "test"))
+        return HTTP1ConnectionSettings(
+            headTimeout: .seconds(10), newConnectionTimeout: .seconds(5), bodyTimeout: .seconds(20), idleTimeout: .seconds(60),
+            requestTimeoutSeconds: 60, serverName: "StackMob Server", connections: connections,
+            timeoutResponse: { _ in Response(status: .gatewayTimeout) })
     }
 
     init(settings: HTTP1ConnectionSettings = settings(), peer: String = "192.0.2.1") throws {
@@ -114,7 +111,7 @@ final class EmbeddedHTTP1Connection {
 
     /// A responder never called: the test answers the requests itself.
     struct Unanswered: LocalResponder {
-        nonisolated(nonsending) func answer(_ request: Request, context: StackMobRequestContext) async throws -> Response {
+        nonisolated(nonsending) func answer(_ request: Request, context: BasicRequestContext) async throws -> Response {
             Response(status: .internalServerError)
         }
     }

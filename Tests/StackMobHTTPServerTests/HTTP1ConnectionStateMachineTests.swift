@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@testable import StackMobHTTP
+@testable import StackMobHTTPServer
 
 /// `HTTP1ConnectionStateMachine` without a channel: each event's actions, as the handler would
 /// carry them out, in order. The handler with NIO's parser in front of it:

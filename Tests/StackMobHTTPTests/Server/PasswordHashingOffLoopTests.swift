@@ -2,27 +2,12 @@ import Foundation
 import NIOCore
 import NIOPosix
 import StackMobCore
-@testable import StackMobHTTP
+@testable import StackMobHTTPServer
 import Testing
 
-/// Requests run on their connection's event loop (`EventLoopTaskExecutor`), and what is slow on
-/// purpose does not.
-@Suite("Event loop executor")
-struct EventLoopTaskExecutorTests {
-    @Test("a task preferring a loop's executor runs on that loop, across suspensions and in the tasks it starts for the request")
-    func runsOnTheLoop() async throws {
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let places = await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) {
-            var places = [loop.inEventLoop]
-            await Task.yield()
-            places.append(loop.inEventLoop)
-            // As `HTTP1Exchange` starts a request's task.
-            places.append(await Task(executorPreference: EventLoopTaskExecutor(loop)) { loop.inEventLoop }.value)
-            return places
-        }
-        #expect(places == [true, true, true])
-    }
-
+/// What is slow on purpose does not run on the connection's event loop (`EventLoopTaskExecutor`).
+@Suite("Password hashing off the loop")
+struct PasswordHashingOffLoopTests {
     @Test("password hashing leaves the loop free: work queued behind it on the loop runs long before the hash is done")
     func hashingOffTheLoop() async throws {
         let loop = MultiThreadedEventLoopGroup.singleton.next()

@@ -3,7 +3,7 @@ import NIOHTTP1
 import NIOHTTPTypesHTTP1
 import Testing
 
-@testable import StackMobHTTP
+@testable import StackMobHTTPServer
 
 /// `HTTPRequest.plainHTTP` makes the request swift-nio-extras' conversion makes, for every form
 /// of request target, without its URL parse of origin-form targets.

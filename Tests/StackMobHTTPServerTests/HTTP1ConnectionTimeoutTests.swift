@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@testable import StackMobHTTP
+@testable import StackMobHTTPServer
 
 /// The connection's deadlines in `HTTP1ConnectionStateMachine`, on a clock the test moves: each
 /// one passes at its deadline, not a nanosecond sooner, and the one timer serves them all.

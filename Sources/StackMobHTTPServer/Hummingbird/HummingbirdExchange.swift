@@ -10,7 +10,7 @@ import Synchronization
 /// on the logger, an empty 500 for an unmapped error, `Date` and `Server`), plus the request's
 /// deadline, `limits.request_timeout_seconds`, as `HTTP1Exchange` keeps it on the server's own
 /// layer: past it the work is cancelled (a transaction in progress rolls back) and the client
-/// gets 504 (not 503, which the JS SDK resends).
+/// gets `settings.timeoutResponse` (the server's is 504, not 503, which the JS SDK resends).
 ///
 /// The work runs in a task of its own, preferring the connection's event loop (an unstructured
 /// task does not inherit its parent's preference), because only a task of its own can be
@@ -18,12 +18,12 @@ import Synchronization
 /// `RequestDeadlines`, not a sleeping task (see there).
 enum HummingbirdExchange {
     static func responder<Responder: HTTPResponder>(_ responder: Responder, settings: HTTP1ConnectionSettings, logger: Logger)
-        -> HTTPChannelHandler.Responder where Responder.Context == StackMobRequestContext
+        -> HTTPChannelHandler.Responder where Responder.Context: RequestContext, Responder.Context.Source == ApplicationRequestContextSource
     {
         { request, writer, channel in
             var logger = logger
-            logger[metadataKey: TextLogHandler.requestIDKey] = .string(settings.requestIDs.next())
-            let context = StackMobRequestContext(source: .init(channel: channel, logger: logger))
+            logger[metadataKey: RequestIDs.metadataKey] = .string(settings.requestIDs.next())
+            let context = Responder.Context(source: .init(channel: channel, logger: logger))
             var response = try await answer(request, context: context, responder: responder, settings: settings, eventLoop: channel.eventLoop)
             response.headers[.date] = settings.date.current()
             response.headers[.server] = settings.serverName
@@ -40,8 +40,8 @@ enum HummingbirdExchange {
     /// The responder's answer, 504 past the deadline, an empty 500 for an error nobody mapped.
     /// A parser error is thrown on: Hummingbird's channel answers it (400) and closes.
     private static func answer<Responder: HTTPResponder>(
-        _ request: Request, context: StackMobRequestContext, responder: Responder, settings: HTTP1ConnectionSettings, eventLoop: any EventLoop
-    ) async throws -> Response where Responder.Context == StackMobRequestContext {
+        _ request: Request, context: Responder.Context, responder: Responder, settings: HTTP1ConnectionSettings, eventLoop: any EventLoop
+    ) async throws -> Response where Responder.Context: RequestContext {
         let work = Task(executorPreference: EventLoopTaskExecutor(eventLoop)) {
             try await responder.respond(to: request, context: context)
         }
@@ -56,9 +56,7 @@ enum HummingbirdExchange {
             // Whatever the cancelled work answered, the client learns that it timed out.
             context.logger.warning(
                 "Request timed out", metadata: ["sm.method": "\(request.method.rawValue)", "sm.path": "\(request.uri.path)", "sm.limit_s": "\(seconds)"])
-            var response = ErrorMapping.response(for: RequestTimedOut(seconds: seconds))
-            response.headers[.stackMobTimeMS] = String(settings.clock.nowMilliseconds())
-            return response
+            return settings.timeoutResponse(seconds)
         }
         do {
             return try outcome.get()

@@ -1,13 +1,12 @@
 import NIOCore
 import NIOPosix
-import StackMobTestSupport
 import Synchronization
 import Testing
 
-@testable import StackMobHTTP
+@testable import StackMobHTTPServer
 
 /// The shared deadline timer behind `limits.request_timeout_seconds`; the 504 itself is tested
-/// end to end in `CustomCodeTests.requestTimeout`.
+/// end to end in StackMobHTTPTests (`CustomCodeTests.requestTimeout`).
 @Suite("Request deadlines", .tags(.timing))
 struct RequestDeadlinesTests {
     @Test("a passed deadline expires within a tick; a removed one never does; the timer stops once no request is left")

@@ -35,9 +35,19 @@ extension HTTPFields {
 }
 
 /// The header names clients send on most requests, as StackMob's SDKs and browsers spell them.
+/// The SDKs' own names are spelt here again (StackMobHTTP declares them for its handlers): a
+/// name's value is its text, so the two compare equal.
 enum KnownFieldNames {
     /// swift-http-types has no `.host`: a request's `Host` is its authority.
     static let host = HTTPField.Name("Host")!
+    private static let stackMobAPIKey = HTTPField.Name("X-StackMob-API-Key")!
+    private static let stackMobRelations = HTTPField.Name("X-StackMob-Relations")!
+    private static let httpMethodOverride = HTTPField.Name("X-HTTP-Method-Override")!
+    private static let stackMobOrderBy = HTTPField.Name("X-StackMob-OrderBy")!
+    private static let stackMobSelect = HTTPField.Name("X-StackMob-Select")!
+    private static let stackMobExpand = HTTPField.Name("X-StackMob-Expand")!
+    private static let stackMobFieldTypes = HTTPField.Name("X-StackMob-FieldTypes")!
+    private static let stackMobUserAgent = HTTPField.Name("X-StackMob-User-Agent")!
 
     /// The known name whose raw name is `rawName`, byte for byte; nil for any other spelling.
     /// A switch on the length, then string comparisons: a name of up to 15 bytes is a small
@@ -53,11 +63,11 @@ enum KnownFieldNames {
         case 13: rawName == "Authorization" ? .authorization : rawName == "If-None-Match" ? .ifNoneMatch : nil
         case 14: rawName == "Content-Length" ? .contentLength : nil
         case 15: rawName == "Accept-Encoding" ? .acceptEncoding : rawName == "Accept-Language" ? .acceptLanguage : nil
-        case 17: rawName == "X-StackMob-Expand" ? .stackMobExpand : rawName == "X-StackMob-Select" ? .stackMobSelect : nil
-        case 18: rawName == "X-StackMob-API-Key" ? .stackMobAPIKey : rawName == "X-StackMob-OrderBy" ? .stackMobOrderBy : nil
-        case 20: rawName == "X-StackMob-Relations" ? .stackMobRelations : nil
-        case 21: rawName == "X-StackMob-FieldTypes" ? .stackMobFieldTypes : rawName == "X-StackMob-User-Agent" ? .stackMobUserAgent : nil
-        case 22: rawName == "X-HTTP-Method-Override" ? .httpMethodOverride : nil
+        case 17: rawName == "X-StackMob-Expand" ? stackMobExpand : rawName == "X-StackMob-Select" ? stackMobSelect : nil
+        case 18: rawName == "X-StackMob-API-Key" ? stackMobAPIKey : rawName == "X-StackMob-OrderBy" ? stackMobOrderBy : nil
+        case 20: rawName == "X-StackMob-Relations" ? stackMobRelations : nil
+        case 21: rawName == "X-StackMob-FieldTypes" ? stackMobFieldTypes : rawName == "X-StackMob-User-Agent" ? stackMobUserAgent : nil
+        case 22: rawName == "X-HTTP-Method-Override" ? httpMethodOverride : nil
         case 29: rawName == "Access-Control-Request-Method" ? .accessControlRequestMethod : nil
         case 30: rawName == "Access-Control-Request-Headers" ? .accessControlRequestHeaders : nil
         default: nil

@@ -1,9 +1,8 @@
 import Logging
 import NIOCore
-import StackMobCore
 import Testing
 
-@testable import StackMobHTTP
+@testable import StackMobHTTPServer
 
 /// The per-client connection cap against a client that spreads its connections over addresses.
 @Suite("Connections per client")
@@ -14,7 +13,7 @@ struct ConnectionCounterTests {
 
     @Test("an IPv6 client is one client across its /64; another /64 is another client")
     func ipv6PerPrefix() throws {
-        let counter = ConnectionCounter(limit: 100, limitPerClient: 2, trustedProxies: .none, logger: Logger(label: "test"))
+        let counter = ConnectionCounter(limit: 100, limitPerClient: 2, isTrustedProxy: { _ in false }, logger: Logger(label: "test"))
         let first = counter.opened(peer: try Self.peer("2001:db8:0:7::1"))
         let second = counter.opened(peer: try Self.peer("2001:db8:0:7::2"))
         let third = counter.opened(peer: try Self.peer("2001:db8:0:7:ffff:ffff:ffff:ffff"))
@@ -42,7 +41,7 @@ struct ConnectionCounterTests {
     @Test("an IPv4 client is capped by its address; a trusted proxy is not capped")
     func ipv4AndProxies() throws {
         let counter = ConnectionCounter(
-            limit: 100, limitPerClient: 1, trustedProxies: try TrustedProxies(["198.51.100.1"]), logger: Logger(label: "test"))
+            limit: 100, limitPerClient: 1, isTrustedProxy: { $0 == "198.51.100.1" }, logger: Logger(label: "test"))
         #expect(counter.opened(peer: try Self.peer("192.0.2.7")).admitted)
         #expect(!counter.opened(peer: try Self.peer("192.0.2.7")).admitted)
         #expect(counter.opened(peer: try Self.peer("192.0.2.8")).admitted)

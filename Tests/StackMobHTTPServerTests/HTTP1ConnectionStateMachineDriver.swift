@@ -2,7 +2,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
-@testable import StackMobHTTP
+@testable import StackMobHTTPServer
 
 /// Plays `HTTP1ConnectionHandler`'s part for `HTTP1ConnectionStateMachineTests`: feeds the
 /// machine events, asks for what they left to do as the handler does, and keeps one timer the

@@ -3,7 +3,6 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
-import StackMobCore
 import Synchronization
 
 /// A connection's requests, answered one after another by the connection's task, on its event
@@ -14,17 +13,17 @@ import Synchronization
 /// as much again (docs/benchmarks.md, "Figures behind design choices").
 ///
 /// A deadline cancels the connection's task (a database transaction in progress rolls back).
-/// Past it the client gets 504 with a JSON error, rather than 503 (the JS SDK retries every 503,
-/// and a write that timed out must not be sent again behind the app's back), and a new task
-/// takes the connection's next requests: a cancelled task stays cancelled. A body streamed after
+/// Past it the client gets `settings.timeoutResponse` (StackMob's is 504, not 503: see
+/// `HTTP1ConnectionSettings.init(_:clock:connections:)` in StackMobHTTP), and a new task takes
+/// the connection's next requests: a cancelled task stays cancelled. A body streamed after
 /// the response started (a file) is not counted. The deadline is an entry in `RequestDeadlines`, whose one
 /// timer checks every request's: `Task.sleep` arms a libdispatch timer that outlives its
 /// cancellation, and on the trivial route that cost more than the route itself.
 enum HTTP1Exchange {
     /// Answers requests until the connection closes (true), or until a deadline cancelled the
     /// task (false).
-    nonisolated(nonsending) static func serve(
-        connection: NIOLoopBound<HTTP1ConnectionHandler>, responder: any LocalResponder, channel: any Channel,
+    nonisolated(nonsending) static func serve<Context: InitializableFromSource<ApplicationRequestContextSource>>(
+        connection: NIOLoopBound<HTTP1ConnectionHandler>, responder: any LocalResponder<Context>, channel: any Channel,
         settings: HTTP1ConnectionSettings, logger: Logger, serving: ServingTask
     ) async -> Bool {
         while let (request, exchange) = await connection.value.nextRequest() {
@@ -36,16 +35,16 @@ enum HTTP1Exchange {
     }
 
     /// Answers one request; false when its deadline cancelled the connection's task.
-    nonisolated(nonsending) private static func answer(
-        _ request: Request, target: HTTP1ResponseTarget, responder: any LocalResponder, channel: any Channel,
+    nonisolated(nonsending) private static func answer<Context: InitializableFromSource<ApplicationRequestContextSource>>(
+        _ request: Request, target: HTTP1ResponseTarget, responder: any LocalResponder<Context>, channel: any Channel,
         settings: HTTP1ConnectionSettings, logger: Logger, serving: ServingTask
     ) async -> Bool {
         var logger = logger
-        logger[metadataKey: TextLogHandler.requestIDKey] = .string(settings.requestIDs.next())
+        logger[metadataKey: RequestIDs.metadataKey] = .string(settings.requestIDs.next())
         let deadline = RequestDeadline(serving: serving)
         let seconds = settings.requestTimeoutSeconds
         let entry = settings.deadlines.add(deadline: .now() + .seconds(Int64(seconds)), on: channel.eventLoop) { deadline.expire() }
-        let context = StackMobRequestContext(source: .init(channel: channel, logger: logger))
+        let context = Context(source: .init(channel: channel, logger: logger))
         var response: Response
         do {
             response = try await responder.answer(request, context: context)
@@ -64,8 +63,7 @@ enum HTTP1Exchange {
             // Whatever the cancelled work answered, the client learns that it timed out.
             logger.warning(
                 "Request timed out", metadata: ["sm.method": "\(request.method.rawValue)", "sm.path": "\(request.uri.path)", "sm.limit_s": "\(seconds)"])
-            response = ErrorMapping.response(for: RequestTimedOut(seconds: seconds))
-            response.headers[.stackMobTimeMS] = String(settings.clock.nowMilliseconds())
+            response = settings.timeoutResponse(seconds)
         }
         // `Date` and `Server` are added as the head is written (`HTTP1ResponseEncoder.Stamp`).
         let writer = HTTP1ResponseWriter(connection: target, head: response.head, length: response.body.contentLength)
@@ -127,9 +125,4 @@ final class RequestDeadline: Sendable {
             return true
         }
     }
-}
-
-/// A request that took longer than `limits.request_timeout_seconds`.
-struct RequestTimedOut: Error, Sendable {
-    let seconds: Int
 }

@@ -3,7 +3,7 @@ import NIOCore
 import NIOEmbedded
 import Testing
 
-@testable import StackMobHTTP
+@testable import StackMobHTTPServer
 
 /// `HTTP1ConnectionHandler` behind NIO's parser, on an `EmbeddedChannel`
 /// (`EmbeddedHTTP1Connection`): the bytes a client sends, the bytes the server writes, and when

@@ -14,13 +14,16 @@ import NIOHTTP1
 /// each request in a second task for its deadline. For `HEAD /` those bridges were a large share of
 /// the instructions a request cost (docs/benchmarks.md, "Figures behind design choices").
 /// Hummingbird's server, router, middleware, `Request` and `Response` are used as before.
-struct HTTP1Connection: ServerChildChannel {
+///
+/// Generic over the request context only: the connection's task makes one for each request, as
+/// Hummingbird's `Application` does.
+struct HTTP1Connection<Context: InitializableFromSource<ApplicationRequestContextSource>>: ServerChildChannel {
     struct Value: ServerChildChannelValue {
         let channel: any Channel
         let handler: NIOLoopBound<HTTP1ConnectionHandler>
     }
 
-    let responder: any LocalResponder
+    let responder: any LocalResponder<Context>
     let settings: HTTP1ConnectionSettings
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -62,10 +65,11 @@ struct HTTP1Connection: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
-    /// Connections served by `HTTP1Connection`, answered by `responder`. The responder Hummingbird
-    /// hands the builder (the `Application`'s, which adds `Date` and `Server` and tags the
-    /// request's logger) is not used: `HTTP1Exchange` does the same for each request.
-    static func stackMob(responder: any LocalResponder, settings: HTTP1ConnectionSettings) -> HTTPServerBuilder {
+    /// Connections served by `HTTP1Connection` (`listen.http1_channel: native`), answered by
+    /// `responder`. The responder Hummingbird hands the builder (the `Application`'s, which adds
+    /// `Date` and `Server` and tags the request's logger) is not used: `HTTP1Exchange` does the
+    /// same for each request.
+    public static func native<Context: InitializableFromSource<ApplicationRequestContextSource>>(responder: any LocalResponder<Context>, settings: HTTP1ConnectionSettings) -> HTTPServerBuilder {
         HTTPServerBuilder { _ in HTTP1Connection(responder: responder, settings: settings) }
     }
 }

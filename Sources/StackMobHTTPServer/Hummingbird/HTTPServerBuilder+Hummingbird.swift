@@ -11,8 +11,9 @@ extension HTTPServerBuilder {
     /// As with `HTTP1Connection`, the responder Hummingbird hands the builder (the
     /// `Application`'s) is not used: it cannot be given a deadline, because it writes its response
     /// itself, and a request past its deadline must get 504 in place of whatever it would write.
-    static func hummingbird<Responder: HTTPResponder>(responder: Responder, settings: HTTP1ConnectionSettings, logger: Logger) -> HTTPServerBuilder
-    where Responder.Context == StackMobRequestContext {
+    public static func hummingbird<Responder: HTTPResponder>(responder: Responder, settings: HTTP1ConnectionSettings, logger: Logger)
+        -> HTTPServerBuilder
+    where Responder.Context: RequestContext, Responder.Context.Source == ApplicationRequestContextSource {
         let limits = settings.decoderLimits
         let configuration = HTTP1Channel.Configuration(
             // An autoclosure: every connection gets a guard of its own.

@@ -5,7 +5,7 @@ import NIOHTTP1
 import NIOHTTPTypesHTTP1
 import Testing
 
-@testable import StackMobHTTP
+@testable import StackMobHTTPServer
 
 /// `HTTP1ResponseEncoder` writes the bytes NIO's `HTTPResponseEncoder` writes for the same
 /// response to the same request: the server's responses stayed byte for byte what they were.

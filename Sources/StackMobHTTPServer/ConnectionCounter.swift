@@ -1,21 +1,21 @@
 import Logging
 import NIOCore
-import StackMobCore
 import Synchronization
 
 /// The connections one listener holds open: in all, against `limits.max_connections`, and per
 /// client address, against `limits.max_connections_per_client`, so that one client cannot take
 /// every slot. Shared by every connection's `HTTP1ConnectionHandler`, on any event loop.
 ///
-/// Trusted proxies (`listen.trusted_proxies`) are not counted per address: behind a proxy every
-/// client arrives from the proxy's address, and the proxy caps its clients itself.
+/// Trusted proxies (`listen.trusted_proxies`, `isTrustedProxy`) are not counted per address:
+/// behind a proxy every client arrives from the proxy's address, and the proxy caps its clients
+/// itself.
 ///
 /// An IPv6 client is counted by its /64 (`clientKey`): a host is given a whole /64 and can
 /// connect from any address in it, so counting single addresses would not cap it at all.
-final class ConnectionCounter: Sendable {
-    let limit: Int
-    let limitPerClient: Int
-    private let trustedProxies: TrustedProxies
+public final class ConnectionCounter: Sendable {
+    public let limit: Int
+    public let limitPerClient: Int
+    private let isTrustedProxy: @Sendable (String) -> Bool
     private let open = Atomic<Int>(0)
     /// Open connections by client address; an address leaves when its last connection closes,
     /// so the table holds no more entries than connections.
@@ -25,10 +25,11 @@ final class ConnectionCounter: Sendable {
     private let lastLogged = Atomic<Int64>(-10)
     private let logger: Logger
 
-    init(limit: Int, limitPerClient: Int, trustedProxies: TrustedProxies, logger: Logger) {
+    /// `isTrustedProxy` is given a peer's address as `SocketAddress.ipAddress` writes it.
+    public init(limit: Int, limitPerClient: Int, isTrustedProxy: @escaping @Sendable (String) -> Bool, logger: Logger) {
         self.limit = limit
         self.limitPerClient = limitPerClient
-        self.trustedProxies = trustedProxies
+        self.isTrustedProxy = isTrustedProxy
         self.logger = logger
     }
 
@@ -45,7 +46,7 @@ final class ConnectionCounter: Sendable {
         let count = open.wrappingAdd(1, ordering: .relaxed).newValue
         var client: String?
         var fromClient = 0
-        if let peer, let address = peer.ipAddress, !trustedProxies.contains(address) {
+        if let peer, let address = peer.ipAddress, !isTrustedProxy(address) {
             let key = Self.clientKey(peer) ?? address
             client = key
             fromClient = perClient.withLock { table in
