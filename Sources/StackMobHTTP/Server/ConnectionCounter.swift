@@ -17,6 +17,8 @@ final class ConnectionCounter: Sendable {
     let limitPerClient: Int
     private let trustedProxies: TrustedProxies
     private let open = Atomic<Int>(0)
+    /// The connections open now, admitted or being refused (the console's overview shows it).
+    var openCount: Int { open.load(ordering: .relaxed) }
     /// Open connections by client address; an address leaves when its last connection closes,
     /// so the table holds no more entries than connections.
     private let perClient = Mutex<[String: Int]>([:])
