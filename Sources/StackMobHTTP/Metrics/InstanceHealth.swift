@@ -1,3 +1,5 @@
+import StackMobCore
+
 /// What this process knows of its own health, beside what its databases hold, for the admin
 /// API's health and the console's overview (docs/operations.md, "Web console"). Made once by
 /// `buildHTTPApplication` and handed to the admin router; every part is this instance's own.
