@@ -73,6 +73,8 @@ class ConsoleTest:
             "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PUSH__SENDERS__ANDROIDGCM": "webhook",
             "STACKMOB_ENVIRONMENTS__DEVELOPMENT__PUSH__WEBHOOK_URL": f"http://127.0.0.1:{self.catcher.server_address[1]}/push",
             "STACKMOB_PASSWORDS__PBKDF2_ROUNDS": "1000",
+            # Names no configuration key: start-up warns, and the overview lists the warning.
+            "STACKMOB_NO_SUCH__SETTING": "1",
         })
         self.driver = None
 
@@ -376,6 +378,31 @@ class ConsoleTest:
         self.expect("Nothing to deploy" in self.text("#changes"), f"plan after deploy: {self.text('#changes')!r}")
         self.open("/production/schemas/todo")
         self.expect("title string" in self.text("#fields"), "production lacks todo.title")
+
+    def test_health_at_a_glance(self):
+        self.open("/development/overview")
+        rows = {row.get_attribute("id"): row for row in self.driver.find_elements(By.CSS_SELECTOR, "#health tbody tr")}
+        expected = ["health-push", "health-mail", "health-stalls", "health-connections", "health-database", "health-warnings"]
+        self.expect(list(rows) == expected, f"health rows: {list(rows)}")
+        for row in rows.values():
+            self.expect(row.find_elements(By.CSS_SELECTOR, "th[scope=row]"), f"a row without its heading: {row.text!r}")
+        figures = {name: int(row.find_element(By.TAG_NAME, "data").get_attribute("value")) for name, row in rows.items()}
+        # Ann's push was delivered to the webhook; her password reset is in the mail outbox.
+        self.expect("0 waiting, 0 failed, 0 expired" in rows["health-push"].text, f"push: {rows['health-push'].text!r}")
+        self.expect(figures["health-mail"] >= 1, f"mail: {rows['health-mail'].text!r}")
+        self.expect(figures["health-connections"] >= 1, f"connections: {rows['health-connections'].text!r}")
+        self.expect(figures["health-database"] > 0, f"database: {rows['health-database'].text!r}")
+        self.expect(figures["health-stalls"] >= 0 and "since start" in rows["health-stalls"].text, f"stalls: {rows['health-stalls'].text!r}")
+        self.expect(figures["health-warnings"] >= 1, f"warnings: {rows['health-warnings'].text!r}")
+        warnings = self.text("#configuration-warnings")
+        self.expect("Environment variable names no configuration key" in warnings and "STACKMOB_NO_SUCH__SETTING" in warnings,
+                    f"configuration warnings: {warnings!r}")
+        self.expect(PRIVATE_KEY not in self.driver.page_source, "the private key is shown")
+        # Each figure links to its page.
+        for row, title in [("health-mail", "Mail outbox"), ("health-push", "Push"), ("health-database", "Backups")]:
+            self.open("/development/overview")
+            self.click(f"#{row} a")
+            self.expect(self.text("h1") == title, f"{row} led to {self.text('h1')!r}")
 
     def test_escaping(self):
         payload = "<script>alert('xss')</script><img src=x onerror=alert(1)>"

@@ -19,6 +19,8 @@ import StackMobMail
 ///   listener, the monitoring listener (`monitoring.port`) and the operator's (`admin.port`).
 /// - Parameter metrics: where `/metrics` numbers go; one registry per app (tests run several).
 /// - Parameter routeLog: receives every route the API port registers.
+/// - Parameter warnings: what start-up warned about the setup (`serve`'s, with the variables it
+///   ignored), kept for the console's overview.
 public func buildApplication(
     configuration: StackMobConfiguration, clock: any ServerClock = SystemClock(), logger: Logger,
     metrics: ServerMetrics = ServerMetrics(),
@@ -26,7 +28,7 @@ public func buildApplication(
     onHTML5ServerRunning: @escaping @Sendable (EnvironmentKind, Int) async -> Void = { _, _ in },
     onMonitoringServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
     onAdminServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
-    routeLog: RouteLog = RouteLog()
+    routeLog: RouteLog = RouteLog(), warnings: ConfigurationWarnings = ConfigurationWarnings()
 ) async throws -> some ApplicationProtocol {
     let mailer = SMTPMailer(mail: configuration.mail, logger: logger)
     if let smtp = configuration.mail.smtp.host {
@@ -41,5 +43,5 @@ public func buildApplication(
         clock: clock, logger: logger, metrics: metrics,
         listening: ListenersBound(
             push: onPushServerRunning, html5: onHTML5ServerRunning, monitoring: onMonitoringServerRunning, admin: onAdminServerRunning),
-        routeLog: routeLog)
+        routeLog: routeLog, warnings: warnings)
 }

@@ -17,6 +17,8 @@ public final class ConnectionCounter: Sendable {
     public let limitPerClient: Int
     private let isTrustedProxy: @Sendable (String) -> Bool
     private let open = Atomic<Int>(0)
+    /// The connections open now, admitted or being refused (the console's overview shows it).
+    public var openCount: Int { open.load(ordering: .relaxed) }
     /// Open connections by client address; an address leaves when its last connection closes,
     /// so the table holds no more entries than connections.
     private let perClient = Mutex<[String: Int]>([:])

@@ -56,9 +56,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "stackmob")
         logger.logLevel = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info
+        // Kept for the console's overview, with the warnings the rest of start-up logs.
+        let warnings = ConfigurationWarnings()
         // Named, never with its value: CI jobs keep client keys in such variables.
         for name in ignoredVariables {
-            logger.warning("Environment variable names no configuration key; ignored", metadata: ["sm.variable": "\(name)"])
+            warnings.warn("Environment variable names no configuration key; ignored", metadata: ["sm.variable": "\(name)"], logger: logger)
         }
         var serving = configuration
         let scratch = try ephemeral ? EphemeralDirectory() : nil
@@ -66,7 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let scratch { logger.notice("Ephemeral data directory, removed on exit", metadata: ["sm.data_dir": "\(scratch.path)"]) }
         defer { scratch?.remove() }
         try await DataOptions.reportingSetupErrors {
-            let app = try await buildApplication(configuration: serving, logger: logger)
+            let app = try await buildApplication(configuration: serving, logger: logger, warnings: warnings)
             try await app.runService()
         }
     }

@@ -32,6 +32,8 @@ public struct Backend: Sendable {
 
     /// Where the environments' data lives: the engine the configuration chose.
     public let storage: any StorageProvider
+    /// What start-up warned about the setup, for the console's overview.
+    public let configurationWarnings: ConfigurationWarnings
 
     /// Closes both environments' databases. Called once, at shutdown, after the last request.
     public func close() async throws {
@@ -45,7 +47,8 @@ public struct Backend: Sendable {
     public static func open(
         _ configuration: StackMobConfiguration, storage provider: any StorageProvider, clock: any ServerClock = SystemClock(),
         mailer: (any Mailer)? = nil, fileStore: (any FileStore)? = nil,
-        instrument: @Sendable (EnvironmentKind, any StorageEngine) -> any StorageEngine = { $1 }, logger: Logger
+        instrument: @Sendable (EnvironmentKind, any StorageEngine) -> any StorageEngine = { $1 }, logger: Logger,
+        warnings: ConfigurationWarnings = ConfigurationWarnings()
     ) async throws -> Backend {
         let directory = configuration.dataDirectory
         do {
@@ -56,9 +59,9 @@ public struct Backend: Sendable {
         // An existing directory is left as the operator made it (a volume may be shared on
         // purpose); what the server writes in it is its own user's alone anyway (`PrivateFiles`).
         if let mode = PrivateFiles.mode(ofItemAtPath: directory), mode & 0o077 != 0 {
-            logger.warning(
+            warnings.warn(
                 "The data directory is open to other users; chmod 700 it",
-                metadata: ["sm.data_dir": "\(directory)", "sm.mode": "\(String(mode, radix: 8))"])
+                metadata: ["sm.data_dir": "\(directory)", "sm.mode": "\(String(mode, radix: 8))"], logger: logger)
         }
         let (keys, generated) = try KeyStore(dataDirectory: directory).resolve(configuration)
         let sealingKey = try SealingKey.resolve(dataDirectory: directory)
@@ -107,6 +110,6 @@ public struct Backend: Sendable {
             generatedKeys: generated, mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory),
             failureLimiter: FailureLimiter(policy: configuration.failureLimits),
             forgotPasswordLimiter: FailureLimiter(policy: .forgotPassword(window: configuration.failureLimits.windowSeconds), accountWide: .refuses),
-            operators: operators!, storage: provider)
+            operators: operators!, storage: provider, configurationWarnings: warnings)
     }
 }

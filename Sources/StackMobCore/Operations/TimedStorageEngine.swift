@@ -39,6 +39,7 @@ public struct TimedStorageEngine: StorageEngine {
     public func loadSchemaSettings() async throws -> StoredSchemaSettings { try await base.loadSchemaSettings() }
     public var isShared: Bool { base.isShared }
     public var backup: (any StorageBackup)? { base.backup }
+    public func databaseSize() async throws -> Int64? { try await base.databaseSize() }
     public func refreshSchemas() async throws -> StoredSchemaSettings? { try await base.refreshSchemas() }
     public func close() async throws { try await base.close() }
 }

@@ -4,7 +4,8 @@ import StackMobCore
 /// The admin API's routes, behind its own authentication.
 func buildAdminRouter(
     backend: Backend, clock: any ServerClock, throttle: SignInThrottle, fixtures: FixtureLoader = FixtureLoader(fixture: nil),
-    fileOrigin: StoredFileOrigin, traffic: TrafficRecorder = TrafficRecorder(), routeLog: RouteLog = RouteLog()
+    fileOrigin: StoredFileOrigin, traffic: TrafficRecorder = TrafficRecorder(), health: InstanceHealth = InstanceHealth(),
+    routeLog: RouteLog = RouteLog()
 ) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
     let routes = RecordingRouter(router: router, log: routeLog, host: .api)
@@ -23,6 +24,7 @@ func buildAdminRouter(
     AdminHTML5Controller(backend: backend).addRoutes(to: routes)
     AdminMailController(backend: backend).addRoutes(to: routes)
     AdminTrafficController(backend: backend, traffic: traffic, clock: clock).addRoutes(to: routes)
+    AdminHealthController(backend: backend, health: health).addRoutes(to: routes)
     AdminBackupController(backend: backend, clock: clock, throttle: throttle, proxies: backend.configuration.trustedProxies).addRoutes(to: routes)
     // Emptying an environment is routed only where it is meant to be (`admin.reset_environments`).
     let resettable = backend.configuration.admin.resettable(ciMode: backend.configuration.ciMode)

@@ -17,11 +17,14 @@ import StackMobCore
 /// - Parameter metrics: where `/metrics` numbers go; one registry per app (tests run several).
 /// - Parameter listening: told the port of each listener of its own once it is bound.
 /// - Parameter routeLog: receives every route the API port registers (`buildRouter`).
+/// - Parameter warnings: what start-up warned about the setup, kept for the console's overview;
+///   the composition root's, with the warnings it logged before this.
 public func buildHTTPApplication(
     configuration: StackMobConfiguration, storage: any StorageProvider, mailer: (any Mailer)?, outbound: any OutboundGateways,
     engineServices: @Sendable (Backend) -> [any Service] = { _ in [] },
     clock: any ServerClock = SystemClock(), logger: Logger,
-    metrics: ServerMetrics = ServerMetrics(), listening: ListenersBound = ListenersBound(), routeLog: RouteLog = RouteLog()
+    metrics: ServerMetrics = ServerMetrics(), listening: ListenersBound = ListenersBound(), routeLog: RouteLog = RouteLog(),
+    warnings: ConfigurationWarnings = ConfigurationWarnings()
 ) async throws -> some ApplicationProtocol {
     // Read before anything is opened: a bad fixture file stops start-up like a bad configuration.
     let fixtures: FixtureLoader
@@ -36,7 +39,7 @@ public func buildHTTPApplication(
     do {
         backend = try await Backend.open(
             configuration, storage: storage, clock: clock, mailer: mailer,
-            fileStore: outbound.fileStore, instrument: { metrics.instrument($0, $1) }, logger: logger)
+            fileStore: outbound.fileStore, instrument: { metrics.instrument($0, $1) }, logger: logger, warnings: warnings)
         try await fixtures.load(into: backend, logger: logger)
         pushServices = try await makePushServices(backend: backend, clock: clock, transport: outbound.push, logger: logger, onServerRunning: listening.push)
     } catch {
@@ -49,11 +52,15 @@ public func buildHTTPApplication(
         logger.notice("Admin API closed: no operator account; open it with: stackmob-server admin add <name>")
     }
     let fileOrigin = StoredFileOrigin(configuration: configuration)
+    // The API port's connections, counted by its listener and shown by the console's overview.
+    let connections = makeConnectionCounter(configuration: configuration, logger: logger)
+    let health = InstanceHealth(
+        stalls: metrics.stalls, stallThresholdMilliseconds: configuration.monitoring.stallWarningMilliseconds, connections: connections)
     // One admin API and console, whichever listeners serve them: one sign-in throttle.
     let operatorSurface = AdminMiddleware(
         admin: buildAdminRouter(
             backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), fixtures: fixtures, fileOrigin: fileOrigin,
-            traffic: metrics.traffic, routeLog: routeLog
+            traffic: metrics.traffic, health: health, routeLog: routeLog
         ).buildResponder(),
         routeLog: routeLog)
     let router = buildRouter(
@@ -64,6 +71,7 @@ public func buildHTTPApplication(
         backend: backend, api: api, files: fileOrigin, clock: clock, logger: logger, onServerRunning: listening.html5)
     return makeListener(
         responder: api, configuration: configuration, clock: clock, address: .hostname(configuration.host, port: configuration.port),
+        connections: connections,
         // Stopped in reverse order: push, the outbound clients, and the databases last.
         services: [BackendService(backend: backend, logger: logger), OutboundService(gateways: outbound)] + pushServices + html5Services
             + makeMonitoringServices(backend: backend, metrics: metrics, clock: clock, logger: logger, onServerRunning: listening.monitoring)
@@ -72,7 +80,8 @@ public func buildHTTPApplication(
             + [RetentionSweepService(backend: backend, clock: clock, interval: .seconds(600), logger: logger)]
             + [
                 EventLoopStallDetector(
-                    warnAfter: .milliseconds(Int64(configuration.monitoring.stallWarningMilliseconds)), registry: metrics.registry, logger: logger)
+                    warnAfter: .milliseconds(Int64(configuration.monitoring.stallWarningMilliseconds)), registry: metrics.registry,
+                    stalls: metrics.stalls, logger: logger)
             ],
         onServerRunning: { channel in fileOrigin.apiListening(on: channel.localAddress?.port ?? configuration.port) },
         logger: logger)

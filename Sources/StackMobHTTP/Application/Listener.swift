@@ -9,14 +9,13 @@ import StackMobHTTPServer
 /// A listener (the API port, the push port, an HTML5 site, the monitoring port): an `Application`
 /// answering with `responder` over `HTTP1Connection`, or over Hummingbird's `HTTP1Channel` with
 /// `listen.http1_channel: hummingbird`, with the server's connection limits and timeouts either
-/// way, which it counts and enforces on its own.
+/// way, which it counts and enforces on its own (in `connections` when given).
 func makeListener<Responder: HTTPResponder>(
     responder: Responder, configuration: StackMobConfiguration, clock: any ServerClock, address: BindAddress,
-    services: [any Service] = [], onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }, logger: Logger
+    connections: ConnectionCounter? = nil, services: [any Service] = [],
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }, logger: Logger
 ) -> Application<Responder> where Responder.Context == StackMobRequestContext {
-    let connections = ConnectionCounter(
-        limit: configuration.maxConnections, limitPerClient: configuration.maxConnectionsPerClient,
-        isTrustedProxy: configuration.trustedProxies.contains, logger: logger)
+    let connections = connections ?? makeConnectionCounter(configuration: configuration, logger: logger)
     let settings = HTTP1ConnectionSettings(configuration, clock: clock, connections: connections)
     let server: HTTPServerBuilder
     var running = onServerRunning
@@ -36,6 +35,14 @@ func makeListener<Responder: HTTPResponder>(
     return Application(
         responder: responder, server: server, configuration: .init(address: address, serverName: settings.serverName), services: services,
         onServerRunning: running, logger: logger)
+}
+
+/// A listener's count of its connections, against the configured limits. Made by the caller of
+/// `makeListener` when something else reads it too (the API port's, shown by the console).
+func makeConnectionCounter(configuration: StackMobConfiguration, logger: Logger) -> ConnectionCounter {
+    ConnectionCounter(
+        limit: configuration.maxConnections, limitPerClient: configuration.maxConnectionsPerClient,
+        isTrustedProxy: configuration.trustedProxies.contains, logger: logger)
 }
 
 /// A listener of its own for one part of the server (`monitoring.port`, `admin.port`) at

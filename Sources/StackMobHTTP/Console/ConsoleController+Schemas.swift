@@ -4,7 +4,7 @@ import Hummingbird
 import StackMobCore
 
 /// Overview and schema pages: `GET …/schemas`, `…/keys`, `…/objects/<schema>` (counts),
-/// `…/custom_code`, `…/push` and `/_admin/audit` to read; `POST …/schemas` to change.
+/// `…/health`, `…/custom_code`, `…/push` and `/_admin/audit` to read; `POST …/schemas` to change.
 extension ConsoleController {
     static let fieldTypes = [
         "string", "integer", "float", "boolean", "geopoint", "binary", "array[string]", "array[integer]", "array[float]", "array[boolean]",
@@ -24,6 +24,7 @@ extension ConsoleController {
             counts.append(["name": name, "count": count.map(String.init) ?? "?", "href": pagePath(session, "/data?schema=\(ConsoleForm.encode(name))")])
         }
         page["counts"] = counts
+        page["health"] = try await health(session, request, context)
         var errors: [[String: Any]] = []
         let push = try await client.send(.get, adminPath(session, "/push"), from: request, context: context)
         for state in ["failed", "expired"] {

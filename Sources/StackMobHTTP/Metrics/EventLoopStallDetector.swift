@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// Each lateness goes into `stackmob_event_loop_lag_seconds`; one past `warnAfter` is logged at
 /// `warning`, at most one line every 10 seconds (with the worst lateness and how many checks were
-/// that late since the last line), so a loop blocked over and over cannot flood the log.
+/// that late since the last line), so a loop blocked over and over cannot flood the log; and
+/// into `stalls`, the figures the console's overview shows.
 ///
 /// A check costs a timer and two clock reads, 20 times a second per loop.
 final class EventLoopStallDetector: Service, Sendable {
@@ -26,15 +27,20 @@ final class EventLoopStallDetector: Service, Sendable {
     private let warnAfter: TimeAmount
     private let lag: DurationHistogram
     private let logger: Logger
+    private let stalls: EventLoopStalls
     /// Checks past `warnAfter` since the last warning, and the worst of them (nanoseconds).
-    private let stalls = Mutex<(count: Int, worst: Int64, lastLogged: NIODeadline?)>((0, 0, nil))
+    private let unlogged = Mutex<(count: Int, worst: Int64, lastLogged: NIODeadline?)>((0, 0, nil))
 
     /// - Parameter group: the loops the listeners serve on (Hummingbird's, NIO's singleton group).
-    init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, warnAfter: TimeAmount, registry: PrometheusCollectorRegistry, logger: Logger) {
+    init(
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, warnAfter: TimeAmount, registry: PrometheusCollectorRegistry,
+        stalls: EventLoopStalls = EventLoopStalls(), logger: Logger
+    ) {
         self.group = group
         self.warnAfter = warnAfter
         lag = registry.makeDurationHistogram(name: "stackmob_event_loop_lag_seconds", labels: [], buckets: Self.buckets, help: Self.help)
         self.logger = logger
+        self.stalls = stalls
     }
 
     func run() async throws {
@@ -61,12 +67,13 @@ final class EventLoopStallDetector: Service, Sendable {
         let late = max(0, (now - expected).nanoseconds)
         lag.recordNanoseconds(late)
         guard late >= warnAfter.nanoseconds else { return }
-        let report: (count: Int, worst: Int64)? = stalls.withLock { stalls in
-            stalls.count += 1
-            stalls.worst = max(stalls.worst, late)
-            if let last = stalls.lastLogged, now - last < .seconds(10) { return nil }
-            defer { stalls = (0, 0, now) }
-            return (stalls.count, stalls.worst)
+        stalls.record(lateNanoseconds: late)
+        let report: (count: Int, worst: Int64)? = unlogged.withLock { unlogged in
+            unlogged.count += 1
+            unlogged.worst = max(unlogged.worst, late)
+            if let last = unlogged.lastLogged, now - last < .seconds(10) { return nil }
+            defer { unlogged = (0, 0, now) }
+            return (unlogged.count, unlogged.worst)
         }
         if let report {
             logger.warning(

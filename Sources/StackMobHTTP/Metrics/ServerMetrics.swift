@@ -40,6 +40,8 @@ public struct ServerMetrics: Sendable {
 
     /// Requests per minute and the last requests, for the console's traffic pages.
     public let traffic: TrafficRecorder
+    /// The event-loop stalls seen since start (`EventLoopStallDetector`), for the console's overview.
+    public let stalls = EventLoopStalls()
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), traffic: TrafficRecorder = TrafficRecorder()) {
         self.registry = registry

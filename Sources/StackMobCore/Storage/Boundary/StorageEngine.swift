@@ -32,6 +32,12 @@ public protocol StorageEngine: Sendable {
     /// engine whose operators back it up with its own tools (PostgreSQL: pg_dump, point-in-time
     /// recovery; docs/operations.md). Every engine states it: no default.
     var backup: (any StorageBackup)? { get }
+    /// How many bytes the database takes on disk, for the console's overview
+    /// (docs/operations.md, "Web console"): SQLite's file and its write-ahead log; PostgreSQL's
+    /// tables, indexes and TOAST in the environment's schema. Nil when the engine cannot tell.
+    /// Every engine states it: no default. Reading it must not block the caller's thread (an
+    /// event loop, docs/architecture.md, "The event-loop rule").
+    func databaseSize() async throws -> Int64?
     /// Whether other processes change the same database (several instances on PostgreSQL), so
     /// that each request first takes in their schema changes (`refreshSchemas`).
     var isShared: Bool { get }
