@@ -40,6 +40,7 @@ public struct TimedStorageEngine: StorageEngine {
     public var isShared: Bool { base.isShared }
     public var backup: (any StorageBackup)? { base.backup }
     public func refreshSchemas() async throws -> StoredSchemaSettings? { try await base.refreshSchemas() }
+    public var mayHaveSchemaChanges: Bool { base.mayHaveSchemaChanges }
     public func close() async throws { try await base.close() }
 }
 
