@@ -51,7 +51,8 @@ final class PostgresSchemaListener: Sendable {
             do {
                 var configuration = try PostgresURL.connectionConfiguration(settings)
                 configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeoutSeconds))
-                configuration.options.additionalStartupParameters = [("application_name", "stackmob-server schema listener")]
+                // Named in `pg_stat_activity` for operators (PostgreSQL cuts it at 63 bytes).
+                configuration.options.additionalStartupParameters = [("application_name", "stackmob-server listener \(channel)")]
                 let listening = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
                 connection = listening
                 try await listening.listen(on: channel) { notifications in
