@@ -11,9 +11,16 @@ public final class PostgresStorageEngine: StorageEngine {
     private let indexes: IndexPlan
     /// The `_sm_schema_version` this instance's registry reflects.
     private let loadedSchemaVersion = Mutex<Int64>(-1)
+    /// Says when the schemas may have changed (`mayHaveSchemaChanges`).
+    let listener: PostgresSchemaListener
+    /// The listener's generation when the last version check began; nil before the first.
+    private let checkedGeneration = Mutex<UInt64?>(nil)
+    /// Reads of `_sm_schema_version` (tests count them).
+    let versionChecks = Atomic<Int>(0)
 
-    init(database: PostgresPool, registry: SchemaRegistry, indexes: [String: [[String]]]) async throws {
+    init(database: PostgresPool, listener: PostgresSchemaListener, registry: SchemaRegistry, indexes: [String: [[String]]]) async throws {
         self.database = database
+        self.listener = listener
         self.registry = registry
         // What the configuration and deploys asked for, then what exists (another instance's
         // configuration), except the indexes this start-up replaces.
@@ -120,14 +127,33 @@ public final class PostgresStorageEngine: StorageEngine {
     /// Backed up with PostgreSQL's own tools (pg_dump, point-in-time recovery).
     public var backup: (any StorageBackup)? { nil }
 
+    /// False while the listener is connected and has heard of no schema change since the last
+    /// version check began: every change committed before then was in that check, and every
+    /// one committed since would have been notified. True while nothing listens.
+    ///
+    /// A notification reaches this instance a moment after the change committed, so a request
+    /// here may start on the registry of a moment before: `Datastore` asks the database again
+    /// before it refuses a name the registry lacks (docs/operations.md, "More than one instance").
+    public var mayHaveSchemaChanges: Bool {
+        guard let generation = listener.generation else { return true }
+        return checkedGeneration.withLock { $0 } != generation
+    }
+
     /// Reloads the registry when another instance changed a schema since this one loaded it: one
     /// indexed single-row read, shared by the requests that arrive together
     /// (`Datastore.refreshSchemas`). The new version is recorded last, once the definitions and
     /// the settings are read: a failure on the way leaves it unrecorded, and the next check
-    /// reloads again instead of leaving the change half taken in.
+    /// reloads again instead of leaving the change half taken in. The listener's generation is
+    /// read before the version: a notification that arrives during the check makes the next
+    /// request check again.
     public func refreshSchemas() async throws -> StoredSchemaSettings? {
+        let generation = listener.generation
+        versionChecks.add(1, ordering: .relaxed)
         let version = try await database.execute(PostgresStatement("SELECT version FROM _sm_schema_version")).first?.decode(Int64.self) ?? 0
-        guard version > loadedSchemaVersion.withLock({ $0 }) else { return nil }
+        guard version > loadedSchemaVersion.withLock({ $0 }) else {
+            record(generation)
+            return nil
+        }
         let (loaded, definitions) = try await readSchemaDefinitions()
         let settings = try await loadSchemaSettings()
         let names = Set(definitions.map(\.name))
@@ -137,7 +163,15 @@ public final class PostgresStorageEngine: StorageEngine {
             for fields in list { indexes.add(schema: schema, fields: fields) }
         }
         loadedSchemaVersion.withLock { $0 = max($0, loaded) }
+        record(generation)
         return settings
+    }
+
+    /// A check that began at `generation` saw every change notified before it. An older one
+    /// finishing last leaves an older generation: one check more, never one less.
+    private func record(_ generation: UInt64?) {
+        guard let generation else { return }
+        checkedGeneration.withLock { $0 = generation }
     }
 
     public func loadSchemaDefinitions() async throws -> [SchemaDefinition] {
@@ -215,6 +249,7 @@ public final class PostgresStorageEngine: StorageEngine {
     }
 
     public func close() async throws {
+        listener.close()
         database.close()
     }
 

@@ -24,15 +24,18 @@ public struct PostgresStorageProvider: StorageProvider {
     {
         let schema = settings.schemaName(for: environment)
         let database = try PostgresPool(settings: settings, schema: schema, logger: logger)
+        // Started first, so that it usually listens by the first request.
+        let listener = PostgresSchemaListener(settings: settings, channel: schema, logger: logger)
         do {
             try await withDeadline(seconds: settings.connectTimeoutSeconds) {
                 try await PostgresMigrator.migrate(database, schema: schema, migrations: PostgreSQLMigrations.all)
             }
-            let engine = try await PostgresStorageEngine(database: database, registry: registry, indexes: indexes)
+            let engine = try await PostgresStorageEngine(database: database, listener: listener, registry: registry, indexes: indexes)
             return EnvironmentStorage(
                 engine: engine, tokens: PostgresTokenStore(database: database), push: PostgresPushStore(database: database),
                 operators: PostgresOperatorStorage(database: database), nonces: PostgresNonceStore(database: database))
         } catch {
+            listener.close()
             database.close()
             if error is DeadlineExceeded {
                 throw StorageUnavailableError(

@@ -3,8 +3,9 @@ import StackMobCore
 
 /// Tables, columns, indexes and schema settings. While other instances serve the same database,
 /// schema changes are serialised by a transaction-scoped advisory lock, and each bumps
-/// `_sm_schema_version`, so that the other instances reload the registry before their next
-/// request (`PostgresStorageEngine.refreshSchemas`).
+/// `_sm_schema_version` and notifies the instances' listeners (delivered at commit), so that
+/// they reload the registry before their next request (`PostgresStorageEngine.refreshSchemas`,
+/// `PostgresSchemaListener`).
 extension PostgresTransaction {
     /// The advisory lock every schema change of this environment takes (its PostgreSQL schema
     /// is the connection's `current_schema()`).
@@ -12,8 +13,11 @@ extension PostgresTransaction {
         try await run(PostgresStatement("SELECT pg_advisory_xact_lock(hashtext('stackmob schemas ' || current_schema()))"))
     }
 
+    /// The channel is the environment's PostgreSQL schema, which each listener names
+    /// (`PostgresStorageProvider.open`).
     func bumpSchemaVersion() async throws {
         try await run(PostgresStatement("UPDATE _sm_schema_version SET version = version + 1"))
+        try await run(PostgresStatement("SELECT pg_notify(current_schema(), '')"))
     }
 
     /// Whether this transaction has the schema lock, without waiting for it.

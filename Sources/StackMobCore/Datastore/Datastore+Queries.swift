@@ -59,7 +59,13 @@ extension Datastore {
     /// its distance from the query's point, which only its own statement computes).
     public func queryInBatches(in schemaName: String, _ request: QueryRequest, caller: Caller) async throws -> QueryBatches {
         try await authorizeVerb(.read, on: schemaName, caller: caller)
-        guard let committed = try committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
+        guard var committed = try await committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
+        // A field named only in the order or the selection, which another instance may have
+        // just added (`bound` asks the same for the filter's).
+        let named = request.order.map(\.field) + (request.select ?? []).map { String($0.prefix { $0 != "." }) }
+        if named.contains(where: { committed.type(of: $0) == nil && !committed.isSystemField($0) }), let current = try await currentDefinition(of: committed) {
+            committed = current
+        }
         let (schema, filter) = try await bound(request.filter, to: committed)
         for key in request.order {
             switch QueryBinder.queryType(of: key.field, in: schema) {
@@ -137,11 +143,11 @@ extension Datastore {
     @discardableResult
     public func deleteMatching(in schemaName: String, filter: QueryFilter?, caller: Caller) async throws -> [JSONObject] {
         guard let filter else {
-            guard try committedSchema(schemaName) != nil else { throw DatastoreError.unknownName(schemaName) }
+            guard try await committedSchema(schemaName) != nil else { throw DatastoreError.unknownName(schemaName) }
             throw QueryError.deleteNeedsQuery
         }
         try await authorizeVerb(.delete, on: schemaName, caller: caller)
-        guard let committed = try committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
+        guard let committed = try await committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
         let (schema, typedFilter) = try await bound(filter, to: committed)
         guard let typed = typedFilter else { throw QueryError.deleteNeedsQuery }
         let binaryFields = schema.fields.filter { $0.value == .binary }.map(\.key).sorted()

@@ -8,7 +8,7 @@ extension Datastore {
         _ elements: [JSONValue], parentID: String, field: String, in schemaName: String, caller: Caller
     ) async throws -> BulkResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
-        _ = try existingSchema(name)
+        _ = try await existingSchema(name)
         guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
         try refuseSystemField(field, in: name)
         let target = try Self.relatedSchemaName(field: field, in: registry.definition(named: name))
@@ -42,7 +42,7 @@ extension Datastore {
     ) async throws -> JSONObject {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         try await authorizeVerb(.update, on: name, caller: caller)
-        guard try committedSchema(name) != nil else { throw DatastoreError.objectNotFound }
+        guard try await committedSchema(name) != nil else { throw DatastoreError.objectNotFound }
         guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
         try refuseSystemField(field, in: name)
         let now = clock.nowMilliseconds()
@@ -68,7 +68,7 @@ extension Datastore {
     ) async throws {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         try await authorizeVerb(.update, on: name, caller: caller)
-        guard try committedSchema(name) != nil else { throw DatastoreError.objectNotFound }
+        guard try await committedSchema(name) != nil else { throw DatastoreError.objectNotFound }
         guard Identifier.isValidFieldName(field) else { throw DatastoreError.invalidFieldName(field) }
         try refuseSystemField(field, in: name)
         let now = clock.nowMilliseconds()

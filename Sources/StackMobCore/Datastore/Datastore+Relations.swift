@@ -4,7 +4,7 @@ extension Datastore {
     /// nested related object, in one transaction. Relations come back as ids (D3).
     public func upsertGraph(_ body: JSONObject, in schemaName: String, relations: RelationMap, caller: Caller) async throws -> WriteResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
-        _ = try existingSchema(name)
+        _ = try await existingSchema(name)
         guard passwordCount(in: body, schema: name, relations: relations) <= Self.maxPasswordsPerRequest else {
             throw DatastoreError.tooManyPasswords(limit: Self.maxPasswordsPerRequest)
         }
@@ -27,7 +27,7 @@ extension Datastore {
     /// the others; it is listed in `failed` (§4.3, D4).
     public func upsertGraphs(_ elements: [JSONValue], in schemaName: String, relations: RelationMap, caller: Caller) async throws -> BulkResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
-        _ = try existingSchema(name)
+        _ = try await existingSchema(name)
         var succeeded: [String] = []
         var failed: [String] = []
         for element in elements {

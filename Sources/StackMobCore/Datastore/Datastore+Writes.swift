@@ -38,11 +38,11 @@ extension Datastore {
     /// existing object with the same primary key is updated instead of refused with 409.
     public func create(_ body: JSONObject, in schemaName: String, caller: Caller, upsert: Bool = false) async throws -> WriteResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
-        _ = try existingSchema(name)
+        _ = try await existingSchema(name)
         let body = try await hashingPasswords(in: body, schema: name)
         let id = try primaryKeyValue(in: body, schema: name)
         let now = clock.nowMilliseconds()
-        let (result, schema) = try await retryingLostInsertRace(upsert) { try await self.storage.write { writer in
+        let (result, schema) = try await retryingUnknownField { try await retryingLostInsertRace(upsert) { try await self.storage.write { writer in
             var schema = self.registry.definition(named: name)
             if upsert, let current = schema, let existing = try await self.existingForUpsert(schema, name: name, id: id, caller: caller, writer: writer) {
                 let (object, updated) = try await self.applyUpdate(body, to: existing, id: id, schema: current, caller: caller, now: now, writer: writer)
@@ -52,7 +52,7 @@ extension Datastore {
             let object = try await self.insert(body, id: id, schema: &schema, name: name, caller: caller, now: now, writer: writer)
             // `insert` always leaves the schema it wrote to in `schema`.
             return (WriteResult(object: object, created: true), schema ?? SchemaDefinition(name: name))
-        } }
+        } } }
         return WriteResult(object: present(result.object, schema: schema), created: result.created)
     }
 
@@ -60,7 +60,7 @@ extension Datastore {
     /// is listed in `failed` and does not stop the others (§4.3, D4).
     public func createMany(_ elements: [JSONValue], in schemaName: String, caller: Caller) async throws -> BulkResult {
         let name = try Identifier.schemaName(fromRequest: schemaName)
-        _ = try existingSchema(name)
+        _ = try await existingSchema(name)
         let prepared = try await preparedElements(elements, for: name)
         let now = clock.nowMilliseconds()
         return try await storage.write { writer in
@@ -80,15 +80,15 @@ extension Datastore {
             throw DatastoreError.primaryKeyChange
         }
         try await authorizeVerb(.update, on: name, caller: caller)
-        guard try committedSchema(name) != nil else { throw DatastoreError.objectNotFound }
+        guard try await committedSchema(name) != nil else { throw DatastoreError.objectNotFound }
         let body = try await preparingPasswordChange(in: body, schema: name, id: id, caller: caller)
         let now = clock.nowMilliseconds()
-        let (object, schema) = try await storage.write { writer in
+        let (object, schema) = try await retryingUnknownField { try await storage.write { writer in
             guard let schema = self.registry.definition(named: name) else { throw DatastoreError.objectNotFound }
             let existing = try await self.existingForUpdate(schema, id: id, caller: caller, writer: writer)
             let (updated, evolved) = try await self.applyUpdate(body, to: existing, id: id, schema: schema, caller: caller, now: now, writer: writer)
             return (try await self.answer(updated, schema: evolved, caller: caller, reader: writer), evolved)
-        }
+        } }
         return present(object, schema: schema)
     }
 

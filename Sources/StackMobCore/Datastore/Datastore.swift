@@ -51,7 +51,7 @@ public struct Datastore: Sendable {
             clock: clock,
             passwordHasher: passwordHasher,
             accessPolicy: accessPolicy,
-            schemaRefresh: storage.isShared ? SharedCheck { try await takeInSchemaChanges(storage: storage, accessPolicy: accessPolicy) } : nil)
+            schemaRefresh: storage.isShared ? SharedCheck { _ = try await takeInSchemaChanges(storage: storage, accessPolicy: accessPolicy) } : nil)
     }
 
     private static func ensureUserSchema(_ userSchema: UserSchema, storage: any StorageEngine, registry: SchemaRegistry) async throws {
@@ -104,9 +104,14 @@ public struct Datastore: Sendable {
     /// Takes in the schema changes other instances made to a shared database (PostgreSQL):
     /// definitions and indexes, and the permissions a deploy or the admin API recorded there
     /// (recording them bumps the same version). Configured permissions still win, as at start.
-    /// Every change committed before the call is in force when it returns.
+    /// Every change committed before the call is in force when it returns, except one whose
+    /// notification has not reached this instance yet (`StorageEngine.mayHaveSchemaChanges`):
+    /// a name the registry lacks is then looked up again before it is refused
+    /// (`committedSchema`, `currentDefinition`, `retryingUnknownField`), and a permission
+    /// change applies a moment later (docs/operations.md, "More than one instance").
     public func refreshSchemas() async throws {
-        try await schemaRefresh?.value()
+        guard let schemaRefresh, storage.mayHaveSchemaChanges else { return }
+        try await schemaRefresh.value()
     }
 
     /// The schema as the database now holds it, when another instance may have changed it
@@ -120,18 +125,21 @@ public struct Datastore: Sendable {
         return registry.definition(named: schema.name)
     }
 
-    private static func takeInSchemaChanges(storage: any StorageEngine, accessPolicy: LiveAccessPolicy) async throws {
-        guard let settings = try await storage.refreshSchemas() else { return }
+    /// Whether anything changed.
+    @discardableResult
+    private static func takeInSchemaChanges(storage: any StorageEngine, accessPolicy: LiveAccessPolicy) async throws -> Bool {
+        guard let settings = try await storage.refreshSchemas() else { return false }
         for (schema, permissions) in settings.permissions where !accessPolicy.configuredSchemas.contains(schema) {
             accessPolicy.set(permissions, for: schema)
         }
+        return true
     }
 
     /// `GET /<schema>/<id>`. An object the caller may not read is not found (§12.2). Server-internal
     /// reads pass `.privateKey`: permissions restrict clients, not the server itself.
     public func read(id: String, in schemaName: String, select: [String]? = nil, expand: Int = 0, caller: Caller) async throws -> JSONObject {
         try await authorizeVerb(.read, on: schemaName, caller: caller)
-        guard let schema = try committedSchema(schemaName) else { throw DatastoreError.objectNotFound }
+        guard let schema = try await committedSchema(schemaName) else { throw DatastoreError.objectNotFound }
         try validateSelect(select, schema: schema, expand: expand)
         let loader = relationLoader(caller: caller)
         let object = try await storage.readByKey { reader -> JSONObject? in
@@ -146,7 +154,7 @@ public struct Datastore: Sendable {
     /// `DELETE /<schema>/<id>`. An object the caller may not delete is not found (§12.2).
     public func delete(id: String, in schemaName: String, caller: Caller) async throws {
         try await authorizeVerb(.delete, on: schemaName, caller: caller)
-        guard let schema = try committedSchema(schemaName) else { throw DatastoreError.objectNotFoundForDelete }
+        guard let schema = try await committedSchema(schemaName) else { throw DatastoreError.objectNotFoundForDelete }
         let isUserSchema = userSchemas[schema.name] != nil
         let deleted = try await storage.write { writer in
             let deleted: Bool
@@ -167,17 +175,38 @@ public struct Datastore: Sendable {
     /// The committed definition of a schema named in a request that only reads or changes what
     /// exists; nil when there is none, with or without inference: reads never create schemas,
     /// and an unknown name is not found (§10.4). A schema exists once written or declared.
-    func committedSchema(_ rawName: String) throws(DatastoreError) -> SchemaDefinition? {
-        registry.definition(named: try Identifier.schemaName(fromRequest: rawName))
+    func committedSchema(_ rawName: String) async throws -> SchemaDefinition? {
+        try await lookUp(try Identifier.schemaName(fromRequest: rawName))
     }
 
     /// The committed definition of a schema a create names; nil for a schema that does not
     /// exist yet but may be created (development).
-    func existingSchema(_ rawName: String) throws(DatastoreError) -> SchemaDefinition? {
+    func existingSchema(_ rawName: String) async throws -> SchemaDefinition? {
         let name = try Identifier.schemaName(fromRequest: rawName)
-        if let schema = registry.definition(named: name) { return schema }
-        guard inferenceEnabled else { throw .unknownSchema(name) }
+        if let schema = try await lookUp(name) { return schema }
+        guard inferenceEnabled else { throw DatastoreError.unknownSchema(name) }
         return nil
+    }
+
+    /// The registry's definition; on a shared engine, a name it lacks is asked of the database
+    /// first: another instance may have just created the schema (`refreshSchemas`).
+    private func lookUp(_ name: String) async throws -> SchemaDefinition? {
+        if let schema = registry.definition(named: name) { return schema }
+        guard storage.isShared else { return nil }
+        try await Self.takeInSchemaChanges(storage: storage, accessPolicy: accessPolicy)
+        return registry.definition(named: name)
+    }
+
+    /// Runs `body` again, once, when it names a field the registry lacks and the database holds
+    /// a newer schema: another instance may have just added the field (`refreshSchemas`).
+    func retryingUnknownField<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatastoreError {
+            guard case .unknownField = error, storage.isShared, try await Self.takeInSchemaChanges(storage: storage, accessPolicy: accessPolicy)
+            else { throw error }
+            return try await body()
+        }
     }
 
     /// What a client may see of a stored object: everything but password hashes.

@@ -41,6 +41,7 @@ public struct TimedStorageEngine: StorageEngine {
     public var backup: (any StorageBackup)? { base.backup }
     public func databaseSize() async throws -> Int64? { try await base.databaseSize() }
     public func refreshSchemas() async throws -> StoredSchemaSettings? { try await base.refreshSchemas() }
+    public var mayHaveSchemaChanges: Bool { base.mayHaveSchemaChanges }
     public func close() async throws { try await base.close() }
 }
 

@@ -46,6 +46,10 @@ public protocol StorageEngine: Sendable {
     /// Nil when nothing changed; else the schema settings as they now stand, whose permissions
     /// the caller applies.
     func refreshSchemas() async throws -> StoredSchemaSettings?
+    /// False when the engine knows that no schema changed since its last `refreshSchemas` began
+    /// (PostgreSQL: a notification channel that is up and quiet), so that a request may skip the
+    /// check; true when only the database can say.
+    var mayHaveSchemaChanges: Bool { get }
 }
 
 extension StorageEngine {
@@ -60,4 +64,5 @@ extension StorageEngine {
     /// An engine served by one process only (SQLite) sees every change as it commits.
     public var isShared: Bool { false }
     public func refreshSchemas() async throws -> StoredSchemaSettings? { nil }
+    public var mayHaveSchemaChanges: Bool { true }
 }
