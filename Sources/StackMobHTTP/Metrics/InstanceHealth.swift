@@ -1,4 +1,5 @@
 import StackMobCore
+import StackMobHTTPServer
 
 /// What this process knows of its own health, beside what its databases hold, for the admin
 /// API's health and the console's overview (docs/operations.md, "Web console"). Made once by
