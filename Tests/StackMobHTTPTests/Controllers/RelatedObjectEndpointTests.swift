@@ -5,8 +5,9 @@ import StackMobTestSupport
 import Testing
 
 /// The related-object endpoints and atomic counters over HTTP (PROTOCOL §6.2–6.4, §6.7), including
-/// concurrency: appends and increments never lose an update.
-@Suite("Related-object endpoints and atomic counters")
+/// concurrency: appends and increments never lose an update. Timing-sensitive (docs/testing.md):
+/// 100 clients at once, each waiting for three writes, load the machine themselves.
+@Suite("Related-object endpoints and atomic counters", .tags(.timing))
 struct RelatedObjectEndpointTests {
     @Test("POST /<schema>/<id>/<field> creates related objects, infers the relation, creates a missing parent (D5)")
     func createRelated() async throws {
