@@ -17,8 +17,12 @@ final class SQLiteInlineConnection: @unchecked Sendable {
     /// The budget's counters, read by the progress handler through an unretained pointer: it
     /// lives as long as the connection that holds the pointer.
     private let budget = StepBudget()
+    /// Where a statement stopped over the budget is noted, shared by the connections of
+    /// `SQLiteInlineReaders`.
+    private let longStatements: LongStatements
 
-    init(path: String, configuration: Configuration) throws {
+    init(path: String, configuration: Configuration, longStatements: LongStatements) throws {
+        self.longStatements = longStatements
         queue = try DatabaseQueue(path: path, configuration: configuration)
         let context = Unmanaged.passUnretained(budget).toOpaque()
         queue.inDatabase { db in
@@ -51,6 +55,8 @@ final class SQLiteInlineConnection: @unchecked Sendable {
             } catch {
                 let exceeded = budget.disarm()
                 rollBack(db)
+                // GRDB's error names the statement SQLite stopped.
+                if exceeded, let sql = (error as? DatabaseError)?.sql { longStatements.remember(sql) }
                 if exceeded || error is LongRead { return nil }
                 throw error
             }

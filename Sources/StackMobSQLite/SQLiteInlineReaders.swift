@@ -15,6 +15,8 @@ final class SQLiteInlineReaders: Sendable {
     /// Bit `i` is set while `connections[i]` is in use.
     private let taken = Atomic<UInt64>(0)
     private let all: UInt64
+    /// The statements that ran over a read's budget here.
+    let longStatements: LongStatements
 
     /// - Parameter configuration: the pool's; these connections open the file read-only.
     init(path: String, configuration: Configuration, count: Int) throws {
@@ -23,7 +25,9 @@ final class SQLiteInlineReaders: Sendable {
         configuration.readonly = true
         // What GRDB's errors and `Database.description` call them.
         configuration.label = Self.label
-        connections = try (0..<count).map { _ in try SQLiteInlineConnection(path: path, configuration: configuration) }
+        let longStatements = LongStatements()
+        self.longStatements = longStatements
+        connections = try (0..<count).map { _ in try SQLiteInlineConnection(path: path, configuration: configuration, longStatements: longStatements) }
         all = count == 64 ? .max : (1 << UInt64(count)) - 1
     }
 

@@ -86,8 +86,8 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
 
     /// A read body as GRDB runs it: the domain's async work on the connection's thread.
     private func transaction<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) -> @Sendable (Database) throws -> T {
-        { [registry, indexes] db in
-            let transaction = SQLiteTransaction(db: db, registry: registry, indexes: indexes)
+        { [registry, indexes, pool] db in
+            let transaction = SQLiteTransaction(db: db, registry: registry, indexes: indexes, longStatements: pool.inline.longStatements)
             return try ConnectionExecutor.run { try await work(transaction) }
         }
     }

@@ -10,6 +10,15 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
     let db: Database
     let registry: SchemaRegistry
     let indexes: IndexPlan
+    /// The statements that ran over the budget of a read on the calling thread (nil in writes).
+    let longStatements: LongStatements?
+
+    init(db: Database, registry: SchemaRegistry, indexes: IndexPlan, longStatements: LongStatements? = nil) {
+        self.db = db
+        self.registry = registry
+        self.indexes = indexes
+        self.longStatements = longStatements
+    }
 
     // MARK: - Reading
 
@@ -45,13 +54,14 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         // (`SQLitePool.inlineStepLimit`), which reads the table's smallest index to its end: on
         // the calling thread only for a table small enough to be read in about a millisecond,
         // else where long reads go.
-        if query.countsTotal, query.filter == nil, db.configuration.label == SQLiteInlineReaders.label,
-            try largestRowID(schema) > Self.inlineCountRows
-        {
+        let inline = db.configuration.label == SQLiteInlineReaders.label
+        if query.countsTotal, query.filter == nil, inline, try largestRowID(schema) > Self.inlineCountRows {
             throw SQLiteInlineConnection.LongRead()
         }
         let near = query.filter?.nearCondition
         let (sql, arguments) = selectStatement(schema, query: query, near: near)
+        // A statement that went over the budget here before goes where long reads go at once.
+        if inline, let longStatements, longStatements.sendsToPool(sql) { throw SQLiteInlineConnection.LongRead() }
         let statement = try db.cachedStatement(sql: sql)
         var count: Int?
         let skipping = [Self.totalColumn, Self.distanceColumn]
@@ -63,6 +73,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
                 object[near.field] = .object(point)
             }
         }
+        if inline { longStatements?.forget(sql) }
         return ObjectPage(objects: objects, total: count)
     }
 

@@ -125,6 +125,54 @@ struct InlineReadTests {
         }
     }
 
+    @Test("a page whose statement went over the step limit before goes through GRDB's pool at once, and is tried on the calling thread again now and then")
+    func longStatementGoesToThePoolAtOnce() async throws {
+        try await TemporaryDatabase.withEngine { engine, _ in
+            let executor = QueueExecutor()
+            let schema = SchemaDefinition(name: "thing", fields: ["grade": .integer])
+            try await engine.write { writer in
+                try await writer.evolveSchema(from: nil, to: schema)
+            }
+            // 30,000 rows: a scan of them with an OR of two ranges and its total is a few hundred
+            // thousand steps, over the limit; with an empty table it is a few dozen.
+            try await engine.pool.write { db in
+                try db.execute(sql: """
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 30000)
+                    INSERT INTO thing (thing_id, createddate, lastmoddate, grade) SELECT 'id' || x, x, x, x % 100 FROM n
+                    """)
+            }
+            let filter = TypedFilter.any([
+                .condition(TypedCondition(field: "grade", target: .scalar, operation: .lessThan(25))),
+                .condition(TypedCondition(field: "grade", target: .scalar, operation: .greaterThan(75))),
+            ])
+            let query = ObjectQuery(filter: filter, order: [SortKey(field: "grade", ascending: false)], limit: 20, countsTotal: true)
+            let page: @Sendable () async throws -> ObjectPage = {
+                try await withTaskExecutorPreference(executor) {
+                    try await engine.read { try await $0.fetchObjects(schema, query: query) }
+                }
+            }
+            let long = engine.pool.inline.longStatements
+            let first = try await page()
+            #expect(first.total == 14_700 && first.objects.count == 20)
+            #expect(long.stops == 1, "the first read is stopped on the calling thread")
+            for _ in 1..<LongStatements.probeInterval {
+                #expect(try await page() == first)
+            }
+            #expect(long.stops == 1, "the reads after it went to the pool without spending the budget first")
+            #expect(try await page() == first)
+            #expect(long.stops == 2, "one read in probeInterval tries the calling thread again")
+
+            // Once the statement runs within the limit, it is forgotten: every read stays on the
+            // calling thread again.
+            try await engine.pool.write { db in try db.execute(sql: "DELETE FROM thing WHERE rowid > 100") }
+            for _ in 0...LongStatements.probeInterval {
+                _ = try await page()
+            }
+            #expect(long.stops == 2)
+            #expect(long.isEmpty)
+        }
+    }
+
     @Test("the engine's read runs its body, the domain's async work, on the calling thread too")
     func engineReadInline() async throws {
         try await TemporaryDatabase.withEngine { engine, _ in
