@@ -53,15 +53,33 @@ struct SchemaNotificationTests {
         }
     }
 
-    @Test("a read asks nothing about schemas while nothing changed; a change on A is notified and seen on B", .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
-    func quietAndNotified() async throws {
+    /// Two instances on one fresh pair of schemas, each listening, handed to `body` with their
+    /// configuration, and closed after it. B infers schemas unless `bInfers` is false (a
+    /// production instance, where only the database can tell it a field exists).
+    private func withTwoInstances(
+        bInfers: Bool = true, _ body: (_ a: Instance, _ b: Instance, StackMobConfiguration) async throws -> Void
+    ) async throws {
         try await TestServer.withDataDirectory { directory in
             let configuration = TestServer.configuration(dataDirectory: directory)
             let a = try await Instance.open(configuration)
-            let b = try await Instance.open(configuration)
-            try await a.settle()
-            try await b.settle()
+            let b = try await Instance.open(configuration, inference: bInfers)
+            do {
+                try await a.settle()
+                try await b.settle()
+                try await body(a, b, configuration)
+            } catch {
+                try? await a.engine.close()
+                try? await b.engine.close()
+                throw error
+            }
+            try await a.engine.close()
+            try await b.engine.close()
+        }
+    }
 
+    @Test("a read asks nothing about schemas while nothing changed; a change on A is notified and seen on B", .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
+    func quietAndNotified() async throws {
+        try await withTwoInstances { a, b, _ in
             _ = try await a.datastore.create(["note_id": "n1", "title": "first"], in: "note", caller: .privateKey)
             try await Instance.waitUntil { b.engine.mayHaveSchemaChanges }
             let before = b.checks
@@ -75,9 +93,6 @@ struct SchemaNotificationTests {
             try await Instance.waitUntil { b.engine.mayHaveSchemaChanges }
             #expect(try await b.request("n2", in: "note")["stars"] == .integer(3))
             #expect(b.checks == before + 2)
-
-            try await a.engine.close()
-            try await b.engine.close()
         }
     }
 
@@ -85,13 +100,7 @@ struct SchemaNotificationTests {
         "a schema or field made on A whose notification has not reached B: B looks it up before refusing it",
         .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
     func notificationOnItsWay() async throws {
-        try await TestServer.withDataDirectory { directory in
-            let configuration = TestServer.configuration(dataDirectory: directory)
-            let a = try await Instance.open(configuration)
-            // B enforces schemas (production): only the database can tell it a field exists.
-            let b = try await Instance.open(configuration, inference: false)
-            try await a.settle()
-            try await b.settle()
+        try await withTwoInstances(bInfers: false) { a, b, _ in
             b.engine.listener.dropNotifications(true)
 
             _ = try await a.datastore.create(["late_id": "l1", "size": 1], in: "late", caller: .privateKey)
@@ -107,20 +116,12 @@ struct SchemaNotificationTests {
             _ = try await a.datastore.create(["late_id": "l5", "weight": 5], in: "late", caller: .privateKey)
             let updated = try await b.datastore.update(id: "l4", in: "late", changes: ["weight": 4], caller: .privateKey)
             #expect(updated["weight"] == .integer(4))
-
-            try await a.engine.close()
-            try await b.engine.close()
         }
     }
 
     @Test("with the listener's connection gone, every request checks the version; once back, none", .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
     func listenerLost() async throws {
-        try await TestServer.withDataDirectory { directory in
-            let configuration = TestServer.configuration(dataDirectory: directory)
-            let a = try await Instance.open(configuration)
-            let b = try await Instance.open(configuration)
-            try await a.settle()
-            try await b.settle()
+        try await withTwoInstances { a, b, configuration in
             _ = try await a.datastore.create(["gone_id": "g1"], in: "gone", caller: .privateKey)
             try await Instance.waitUntil { b.engine.mayHaveSchemaChanges }
             _ = try await b.request("g1", in: "gone")
@@ -144,9 +145,6 @@ struct SchemaNotificationTests {
             let settled = b.checks
             for _ in 0..<3 { _ = try await b.request("g2", in: "gone") }
             #expect(b.checks == settled)
-
-            try await a.engine.close()
-            try await b.engine.close()
         }
     }
 
