@@ -4,7 +4,7 @@ import Synchronization
 /// (`SQLiteInlineConnection`), by their SQL text. A read about to run one of them again goes
 /// straight to GRDB's pool (`SQLiteTransaction.fetchObjects`) rather than spend its budget first
 /// and run again there: a filtered page over ten thousand rows without an index on the filter
-/// cost twice its work that way (docs/benchmarks.md, "Filter shapes on both builds").
+/// cost twice its work that way (docs/architecture.md, "The event-loop rule").
 ///
 /// A statement's steps depend on its arguments and on the table, so one read in `probeInterval`
 /// of a remembered statement still tries the calling thread, and a run within the budget
