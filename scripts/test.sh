@@ -19,6 +19,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # The debug binary `swift test` builds; the slow checks start it as a separate process.
 BINARY=.build/debug/stackmob-server
 
+# How many tests Swift Testing runs at once: unbounded by default, which on a small machine is
+# hundreds of servers starting together, and a test client's connection then waits out its
+# five-second connect timeout behind them (docs/testing.md, "How many tests at once"). Four a
+# core keeps every core busy; set the variable to choose another width.
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-$(($(nproc) * 4))}"
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH
+
 usage() {
     sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }

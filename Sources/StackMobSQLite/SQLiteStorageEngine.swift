@@ -12,10 +12,22 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
     private let registry: SchemaRegistry
     private let indexes: IndexPlan
 
+    /// Opens (creating it if need be) and migrates the database at `path`, on a thread of its own
+    /// (`ThreadOfItsOwn`): opening waits for files, locks and every reader connection.
+    ///
     /// - Parameter indexes: fields to index, by schema (configuration).
     /// - Parameter statementCounter: counts every SQL statement run (tests); nil in production, so
     ///   that tracing costs nothing.
-    public init(
+    public static func open(
+        path: String, durability: Durability, registry: SchemaRegistry, indexes: [String: [[String]]] = [:],
+        statementCounter: StatementCounter? = nil
+    ) async throws -> SQLiteStorageEngine {
+        try await ThreadOfItsOwn.run("StackMob.sqlite.open") {
+            try SQLiteStorageEngine(path: path, durability: durability, registry: registry, indexes: indexes, statementCounter: statementCounter)
+        }
+    }
+
+    private init(
         path: String, durability: Durability, registry: SchemaRegistry, indexes: [String: [[String]]] = [:],
         statementCounter: StatementCounter? = nil
     ) throws {
@@ -120,9 +132,11 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
     }
 
     /// Closes the pool: at shutdown, once the server has drained its requests, and in tests
-    /// that reopen the same file. Closing checkpoints the WAL into the database file.
-    public func close() throws {
-        try pool.close()
+    /// that reopen the same file. Closing waits for reads still under way to give their
+    /// connections back, then checkpoints the WAL into the database file: on a thread of its own
+    /// (`ThreadOfItsOwn`), since those reads finish on Swift's shared pool.
+    public func close() async throws {
+        try await ThreadOfItsOwn.run("StackMob.sqlite.close") { [pool] in try pool.close() }
     }
 
     /// `VACUUM INTO` a new file while serving (`backup(to:)`).

@@ -23,7 +23,7 @@ public struct SQLiteStorageProvider: StorageProvider {
         -> EnvironmentStorage
     {
         try PrivateFiles.createDirectory(atPath: dataDirectory)
-        let engine = try SQLiteStorageEngine(
+        let engine = try await SQLiteStorageEngine.open(
             path: location(of: environment), durability: durability, registry: registry, indexes: indexes,
             statementCounter: statementCounter)
         return EnvironmentStorage(

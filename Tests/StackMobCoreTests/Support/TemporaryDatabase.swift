@@ -12,9 +12,15 @@ enum TemporaryDatabase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let registry = SchemaRegistry()
-        let engine = try SQLiteStorageEngine(
+        let engine = try await SQLiteStorageEngine.open(
             path: "\(directory)/test.sqlite", durability: .normal, registry: registry, statementCounter: statementCounter)
-        defer { try? engine.close() }
-        return try await body(engine, registry)
+        do {
+            let value = try await body(engine, registry)
+            try await engine.close()
+            return value
+        } catch {
+            try? await engine.close()
+            throw error
+        }
     }
 }

@@ -134,10 +134,10 @@ struct DeclaredSchemaTests {
                 environment: ["STACKMOB_PUSH__PORT": "0", "STACKMOB_ENVIRONMENTS__DEVELOPMENT__SCHEMAS_FILE": file])
             #expect(await server.waitForExit() == 78)
             #expect(server.log.contains("schema 'todo', field 'due': declared as integer, but it holds string values"), "\(server.log)")
-            let engine = try SQLiteStorageEngine(
+            let engine = try await SQLiteStorageEngine.open(
                 path: (directory as NSString).appendingPathComponent("development.sqlite"), durability: .full, registry: SchemaRegistry())
-            defer { try? engine.close() }
             let todo = try await engine.loadSchemaDefinitions().first { $0.name == "todo" }
+            try await engine.close()
             #expect(todo?.fields == ["due": .string])
         }
     }
