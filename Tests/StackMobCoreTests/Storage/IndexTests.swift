@@ -10,15 +10,10 @@ struct IndexTests {
     private func withEngine<T>(indexes: [String: [[String]]], in directory: String, _ body: (SQLiteStorageEngine, Datastore) async throws -> T) async throws -> T {
         let registry = SchemaRegistry()
         let engine = try await SQLiteStorageEngine.open(path: "\(directory)/test.sqlite", durability: .normal, registry: registry, indexes: indexes)
-        do {
+        return try await TemporaryDatabase.closing(engine) {
             let datastore = try await Datastore.open(
                 storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
-            let value = try await body(engine, datastore)
-            try await engine.close()
-            return value
-        } catch {
-            try? await engine.close()
-            throw error
+            return try await body(engine, datastore)
         }
     }
 

@@ -14,8 +14,14 @@ enum TemporaryDatabase {
         let registry = SchemaRegistry()
         let engine = try await SQLiteStorageEngine.open(
             path: "\(directory)/test.sqlite", durability: .normal, registry: registry, statementCounter: statementCounter)
+        return try await closing(engine) { try await body(engine, registry) }
+    }
+
+    /// Runs `body`, then closes `engine`, whether `body` returned or threw (a `defer` cannot
+    /// await the close).
+    static func closing<T>(_ engine: SQLiteStorageEngine, _ body: () async throws -> T) async throws -> T {
         do {
-            let value = try await body(engine, registry)
+            let value = try await body()
             try await engine.close()
             return value
         } catch {
