@@ -4,10 +4,29 @@ import StackMobCore
 /// `NewestFirstIndex`), in PostgreSQL's spelling, with names that fit its identifiers. Schema and
 /// field names are validated before they get here.
 enum PostgresIndexStatements {
+    /// Every column `ASC NULLS FIRST`, the order `orderClause` asks for ascending (SQLite's), and
+    /// read backwards the order it asks for descending (`DESC NULLS LAST`): PostgreSQL reads an
+    /// index in order only when its NULLs sort as the query's do. With its default NULL order
+    /// (`ASC NULLS LAST`), a page sorted by an indexed field read and sorted every matching row
+    /// before its `LIMIT`.
     static func create(schema: String, fields: [String]) -> String {
-        let columns = fields.map(quoted).joined(separator: ", ")
+        let columns = fields.map { "\(quoted($0)) \(columnOrder)" }.joined(separator: ", ")
         return "CREATE INDEX IF NOT EXISTS \(quoted(indexName(schema: schema, fields: fields))) ON \(quoted(schema)) (\(columns))"
     }
+
+    static let columnOrder = "ASC NULLS FIRST"
+
+    /// The field indexes of this schema whose columns sort NULLs otherwise than `create` sorts
+    /// them (those of earlier versions): each row the index's name. `indoption` holds a flag per
+    /// key column, 2 for NULLS FIRST.
+    static let indexesToReorder = #"""
+        SELECT i.relname::text
+        FROM pg_class i
+        JOIN pg_index x ON x.indexrelid = i.oid
+        WHERE i.relnamespace = current_schema()::regnamespace AND i.relkind = 'i' AND i.relname LIKE '\_sm\_idx\_%'
+          AND EXISTS (SELECT 1 FROM unnest(x.indoption::int2[]) AS o(flags) WHERE o.flags & 2 = 0)
+        ORDER BY i.relname
+        """#
 
     static func drop(schema: String, fields: [String]) -> String {
         "DROP INDEX IF EXISTS \(quoted(indexName(schema: schema, fields: fields)))"

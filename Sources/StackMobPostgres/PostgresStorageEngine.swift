@@ -39,19 +39,27 @@ public final class PostgresStorageEngine: StorageEngine {
 
     /// Indexes configured for fields that already exist; later fields get theirs when added.
     /// Tables made by earlier versions get the newest-first indexes they lack (`NewestFirstIndex`)
-    /// and lose the ones these replace, unless `asked` has them (`IndexPlan.replacedIndexes`).
+    /// and lose the ones these replace, unless `asked` has them (`IndexPlan.replacedIndexes`);
+    /// field indexes whose NULLs sort otherwise than pages ask are made again, once.
     private func createConfiguredIndexes(asked: IndexPlan) async throws {
         let definitions = try await loadSchemaDefinitions()
         guard !definitions.isEmpty else { return }
         try await write { writer in
             let transaction = writer as! PostgresTransaction
             try await transaction.lockSchemas()
+            // Field indexes of earlier versions sort NULLs last; the loop below makes them again
+            // in the order pages ask for (`PostgresIndexStatements.create`).
+            let reordered = try await transaction.run(PostgresStatement(PostgresIndexStatements.indexesToReorder)).map { try $0.decode(String.self) }
+            for name in reordered {
+                self.database.logger.notice("Rebuilding an index so that sorted pages can read it in order", metadata: ["sm.index": "\(name)"])
+                try await transaction.run(PostgresStatement("DROP INDEX \"\(name)\""))
+            }
             for definition in definitions {
                 try await transaction.createNewestFirstIndexes(schema: definition.name, primaryKey: definition.primaryKey)
                 for fields in IndexPlan.replacedIndexes(asked: asked.indexes(of: definition.name)) {
                     try await transaction.run(PostgresStatement(PostgresIndexStatements.drop(schema: definition.name, fields: fields)))
                 }
-                for fields in self.indexes.indexes(of: definition.name)
+                for fields in IndexPlan.implied + self.indexes.indexes(of: definition.name)
                 where fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) }) {
                     try await transaction.run(PostgresStatement(PostgresIndexStatements.create(schema: definition.name, fields: fields)))
                 }
