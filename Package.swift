@@ -52,6 +52,7 @@ let package = Package(
                 .embedInCode("sql/v009_role_grants.sql"),
                 .embedInCode("postgresql/v001_internal_tables.sql"),
                 .embedInCode("postgresql/v002_role_grants.sql"),
+                .embedInCode("postgresql/v003_row_counts.sql"),
             ]
         ),
         // The system zlib (already linked through swift-nio-extras): gzip copies of HTML5 files.

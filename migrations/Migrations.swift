@@ -27,5 +27,6 @@ public enum PostgreSQLMigrations {
     public static let all: [(name: String, sql: String)] = [
         ("v001_internal_tables", String(decoding: PackageResources.v001_internal_tables_sql, as: UTF8.self)),
         ("v002_role_grants", String(decoding: PackageResources.v002_role_grants_sql, as: UTF8.self)),
+        ("v003_row_counts", String(decoding: PackageResources.v003_row_counts_sql, as: UTF8.self)),
     ]
 }

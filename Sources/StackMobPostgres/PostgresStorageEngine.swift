@@ -40,7 +40,8 @@ public final class PostgresStorageEngine: StorageEngine {
     /// Indexes configured for fields that already exist; later fields get theirs when added.
     /// Tables made by earlier versions get the newest-first indexes they lack (`NewestFirstIndex`)
     /// and lose the ones these replace, unless `asked` has them (`IndexPlan.replacedIndexes`);
-    /// field indexes whose NULLs sort otherwise than pages ask are made again, once.
+    /// field indexes whose NULLs sort otherwise than pages ask are made again, once; and tables get
+    /// their row counts (`PostgresRowCounts`).
     private func createConfiguredIndexes(asked: IndexPlan) async throws {
         let definitions = try await loadSchemaDefinitions()
         guard !definitions.isEmpty else { return }
@@ -56,6 +57,7 @@ public final class PostgresStorageEngine: StorageEngine {
             }
             for definition in definitions {
                 try await transaction.createNewestFirstIndexes(schema: definition.name, primaryKey: definition.primaryKey)
+                try await PostgresRowCounts.install(on: definition.name, in: transaction)
                 for fields in IndexPlan.replacedIndexes(asked: asked.indexes(of: definition.name)) {
                     try await transaction.run(PostgresStatement(PostgresIndexStatements.drop(schema: definition.name, fields: fields)))
                 }

@@ -87,6 +87,7 @@ extension PostgresTransaction {
             try await run(PostgresStatement(PostgresIndexStatements.create(schema: next.name, fields: fields)))
         }
         try await createNewestFirstIndexes(schema: next.name, primaryKey: next.primaryKey)
+        try await PostgresRowCounts.install(on: next.name, in: self)
         for (field, type) in next.fields.sorted(by: { $0.key < $1.key }) where previous?.type(of: field) == nil {
             try await run(
                 PostgresStatement("ALTER TABLE \(quote(next.name)) ADD COLUMN IF NOT EXISTS \(quote(field)) \(PostgresValueMapping.columnType(type))"))
@@ -179,6 +180,7 @@ extension PostgresTransaction {
 
     func dropSchema(_ schema: SchemaDefinition) async throws {
         try await lockSchemas()
+        try await PostgresRowCounts.forget(schema.name, in: self)
         try await run(PostgresStatement("DROP TABLE IF EXISTS \(quote(schema.name))"))
         var statement = PostgresStatement("DELETE FROM _sm_schemas WHERE name = ")
         statement.append(statement.bind(schema.name))

@@ -82,11 +82,17 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
     }
 
     private func count(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> Int {
-        var statement = PostgresStatement("SELECT COUNT(*) FROM \(quote(schema.name))")
-        if let filter = query.filter {
-            statement.append(" WHERE " + PostgresFilterCompiler(schema: schema).compile(filter, into: &statement))
-        }
+        var statement = PostgresStatement("SELECT ")
+        statement.append(totalExpression(schema, filter: query.filter, into: &statement))
         return Int(try await run(statement).first?.decode(Int64.self) ?? 0)
+    }
+
+    /// The number of rows `filter` admits: without one, the table's kept count
+    /// (`PostgresRowCounts`).
+    private func totalExpression(_ schema: SchemaDefinition, filter: TypedFilter?, into statement: inout PostgresStatement) -> String {
+        guard let filter else { return PostgresRowCounts.total(of: schema.name, into: &statement) }
+        let condition = PostgresFilterCompiler(schema: schema).compile(filter, into: &statement)
+        return "(SELECT COUNT(*) FROM \(quote(schema.name)) WHERE \(condition))"
     }
 
     /// PostgreSQL's plan for a query, one line per step (tests show the geo index is used).
@@ -98,7 +104,8 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
 
     /// One statement for the page: filter, order, window and (when asked) the total, in the same
     /// snapshot. The total is a scalar subquery over the same filter, which PostgreSQL runs once
-    /// (an InitPlan) and may answer from an index alone; a window function (`COUNT(*) OVER ()`)
+    /// (an InitPlan) and may answer from an index alone, or without a filter the table's kept
+    /// count (`PostgresRowCounts`); a window function (`COUNT(*) OVER ()`)
     /// would instead make it read and hold every matching row, whole, before the `LIMIT`, so that
     /// a page of 20 cost as much as the whole list (docs/benchmarks.md, "PostgreSQL's totals").
     private func selectStatement(
@@ -112,11 +119,7 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
                     + "\(PostgresGeoIndex.latitude(column)), \(PostgresGeoIndex.longitude(column))) AS \(quote(Self.distanceColumn))")
         }
         if query.countsTotal {
-            statement.append(", (SELECT COUNT(*) FROM \(quote(schema.name))")
-            if let filter = query.filter {
-                statement.append(" WHERE " + PostgresFilterCompiler(schema: schema).compile(filter, into: &statement))
-            }
-            statement.append(") AS \(quote(Self.totalColumn))")
+            statement.append(", " + totalExpression(schema, filter: query.filter, into: &statement) + " AS \(quote(Self.totalColumn))")
         }
         statement.append(" FROM \(quote(schema.name))")
         if let filter = query.filter {
