@@ -17,6 +17,8 @@ public final class PostgresStorageEngine: StorageEngine {
     private let checkedGeneration = Mutex<UInt64?>(nil)
     /// Reads of `_sm_schema_version` (tests count them).
     let versionChecks = Atomic<Int>(0)
+    /// `PostgresRowCounts.folding`, until `close()`.
+    private let rowCountFolding: Task<Void, Never>
 
     init(database: PostgresPool, listener: PostgresSchemaListener, registry: SchemaRegistry, indexes: [String: [[String]]]) async throws {
         self.database = database
@@ -29,12 +31,18 @@ public final class PostgresStorageEngine: StorageEngine {
             for fields in list { asked.add(schema: schema, fields: fields) }
         }
         self.indexes = IndexPlan(asked.all)
-        for (schema, list) in try await loadSchemaSettings().indexes {
-            for fields in list where !IndexPlan.replaced.contains(fields) || asked.indexes(of: schema).contains(fields) {
-                self.indexes.add(schema: schema, fields: fields)
+        rowCountFolding = Task { await PostgresRowCounts.folding(database) }
+        do {
+            for (schema, list) in try await loadSchemaSettings().indexes {
+                for fields in list where !IndexPlan.replaced.contains(fields) || asked.indexes(of: schema).contains(fields) {
+                    self.indexes.add(schema: schema, fields: fields)
+                }
             }
+            try await createConfiguredIndexes(asked: asked)
+        } catch {
+            rowCountFolding.cancel()
+            throw error
         }
-        try await createConfiguredIndexes(asked: asked)
     }
 
     /// Indexes configured for fields that already exist; later fields get theirs when added.
@@ -259,6 +267,8 @@ public final class PostgresStorageEngine: StorageEngine {
     }
 
     public func close() async throws {
+        rowCountFolding.cancel()
+        await rowCountFolding.value
         listener.close()
         database.close()
     }
