@@ -48,21 +48,11 @@ enum PostgresRowCounts {
         }
     }
 
-    /// An expression for the number of rows in `table`: its count and changes while both
-    /// triggers are on it and enabled and its count is there, else a count of the table.
-    /// PostgreSQL runs only the branch it takes (each subquery is an InitPlan, run when first
-    /// needed).
+    /// An expression for the number of rows in `table`: `_sm_row_total` (its count and changes
+    /// while both triggers are on it and enabled and its count is there, else a count of the
+    /// table), in a subquery so that PostgreSQL calls it once, not once per row of the page.
     static func total(of table: String, into statement: inout PostgresStatement) -> String {
-        let relation = statement.bind(quote(table))
-        let name = statement.bind(table)
-        return """
-            (CASE WHEN (SELECT count(*) FROM pg_trigger WHERE tgrelid = \(relation)::regclass \
-            AND tgname IN ('_sm_count_inserted', '_sm_count_deleted') AND tgenabled <> 'D') = 2 \
-            AND EXISTS (SELECT 1 FROM _sm_row_counts WHERE table_name = \(name)) \
-            THEN (SELECT row_count FROM _sm_row_counts WHERE table_name = \(name)) \
-            + (SELECT COALESCE(sum(change), 0)::bigint FROM _sm_row_count_changes WHERE table_name = \(name)) \
-            ELSE (SELECT count(*) FROM \(quote(table))) END)
-            """
+        "(SELECT _sm_row_total(\(statement.bind(table))))"
     }
 
     /// Moves the committed changes into the counts, in one transaction (a total sees them in one
