@@ -154,7 +154,8 @@ struct PostgreSQLEngineTests {
                 try await engine.read { try await $0.fetchObjects(note, query: ObjectQuery(filter: filter, limit: 5, countsTotal: true)).total }
             }
             @Sendable func counted(_ engine: PostgresStorageEngine) async throws -> Int64 {
-                try await #require(try await engine.database.execute(PostgresStatement("SELECT count(*) FROM note")).first).decode(Int64.self)
+                let rows = try await engine.database.execute(PostgresStatement("SELECT count(*) FROM note"))
+                return try #require(rows.first).decode(Int64.self)
             }
             @Sendable func add(_ engine: PostgresStorageEngine, _ rank: Int) async throws {
                 try await engine.write { writer in
@@ -188,8 +189,9 @@ struct PostgreSQLEngineTests {
                     try await writer.insert(["note_id": .string("n\(rank)"), "createddate": 1, "lastmoddate": 1, "rank": .integer(Int64(rank))], into: note)
                 }
                 _ = try await writer.deleteObjects(note, matching: TypedFilter.condition(TypedCondition(field: "rank", target: .scalar, operation: .greaterThan(2_199))), returning: nil)
-                return try await #require(try await transaction.run(PostgresStatement("SELECT count(*) FROM _sm_row_count_changes WHERE xmin::text::bigint = txid_current() % 4294967296")).first)
-                    .decode(Int64.self)
+                let ours = PostgresStatement("SELECT count(*) FROM _sm_row_count_changes WHERE xmin::text::bigint = txid_current() % 4294967296")
+                let rows = try await transaction.run(ours)
+                return try #require(rows.first).decode(Int64.self)
             }
             #expect(appended == 301)
             #expect(try await total(second) == 349)
@@ -197,7 +199,8 @@ struct PostgreSQLEngineTests {
             var left: Int64 = -1
             for _ in 0..<20 where left != 0 {
                 try await PostgresRowCounts.fold(second.database)
-                left = try await #require(try await first.database.execute(PostgresStatement("SELECT count(*) FROM _sm_row_count_changes")).first).decode(Int64.self)
+                let rows = try await first.database.execute(PostgresStatement("SELECT count(*) FROM _sm_row_count_changes"))
+                left = try #require(rows.first).decode(Int64.self)
                 if left != 0 { try await Task.sleep(for: .milliseconds(100)) }
             }
             #expect(left == 0)
