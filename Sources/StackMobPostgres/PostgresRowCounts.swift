@@ -1,6 +1,6 @@
 /// A schema table's number of rows, kept so that a page's total without a filter (the open list,
-/// a count of a whole schema) costs a few rows' sum instead of a count of the table: PostgreSQL
-/// counts rows one by one, 18 ms for 100,000 (docs/benchmarks.md, "PostgreSQL's totals").
+/// a count of a whole schema) costs a few rows' sum instead of a count of the table, which
+/// PostgreSQL counts row by row (docs/benchmarks.md, "PostgreSQL's totals").
 ///
 /// Two statement triggers on the table append what each INSERT and DELETE changed to
 /// `_sm_row_count_changes`, in the writing transaction, so a total (`_sm_row_counts` plus the
@@ -19,7 +19,7 @@ enum PostgresRowCounts {
     /// once per table, under a lock that makes writers wait (readers go on) while it counts.
     static func install(on table: String, in transaction: PostgresTransaction) async throws {
         var installed = PostgresStatement("SELECT count(*) FROM pg_trigger WHERE tgrelid = ")
-        installed.append("\(installed.bind(quote(table)))::regclass AND tgname IN ('_sm_count_inserted', '_sm_count_deleted')")
+        installed.append("\(installed.bind(quote(table)))::regclass AND tgname IN (\(triggers.map { "'\($0)'" }.joined(separator: ", ")))")
         guard try await transaction.run(installed).first?.decode(Int64.self) != 2 else { return }
         try await transaction.run(PostgresStatement("LOCK TABLE \(quote(table)) IN SHARE ROW EXCLUSIVE MODE"))
         for trigger in triggers {

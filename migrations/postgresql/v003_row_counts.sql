@@ -20,8 +20,8 @@ CREATE INDEX _sm_row_count_changes_table ON _sm_row_count_changes (table_name);
 
 -- The trigger functions name this schema's table outright, whatever `search_path` the session
 -- writing the rows has set (an operator's psql), so they are made with the schema's name in
--- their text: a `SET search_path` clause instead cost a third of what a trigger adds to an
--- insert.
+-- their text: a `SET search_path` clause instead is paid at every insert (docs/benchmarks.md,
+-- "PostgreSQL's totals").
 DO $$
 DECLARE
     body TEXT := 'BEGIN INSERT INTO %1$I._sm_row_count_changes (table_name, change) '
@@ -37,8 +37,8 @@ $$;
 -- A table's number of rows: its count and the changes not yet folded while both triggers are on
 -- it and enabled and its count is there, else a count of the table (a table created by an
 -- earlier version, or whose triggers an operator disabled). A function, whose statements
--- PostgreSQL plans once per connection: the same expression inside each page's statement was
--- planned with it every time, which cost more than counting a table of a few hundred rows.
+-- PostgreSQL plans once per connection, where an expression inside each page's statement is
+-- planned with it every time (docs/benchmarks.md, "PostgreSQL's totals").
 -- STABLE: it reads in the calling statement's snapshot.
 CREATE FUNCTION _sm_row_total(counted TEXT) RETURNS BIGINT LANGUAGE plpgsql STABLE SET search_path FROM CURRENT AS $$
 DECLARE
