@@ -1,4 +1,5 @@
 import Logging
+import NIOPosix
 import NIOSSL
 import PostgresNIO
 import StackMobCore
@@ -6,13 +7,21 @@ import StackMobCore
 /// One environment's connection pool, its connections pinned to the environment's PostgreSQL
 /// schema (`search_path` in the start-up message) and to the configured `statement_timeout`.
 ///
+/// The pool is one `PostgresClient` per event loop (`PostgresLane`), each holding its share of
+/// `pool_size`. A request runs on its socket's event loop (`EventLoopTaskExecutor`), and a
+/// connection on that same loop answers it there: writing the query, reading its rows and
+/// resuming the request take no hop to another thread, where a connection on another loop
+/// costs a wake-up of that loop and one back for each (docs/benchmarks.md, "Figures behind
+/// design choices"). A request whose loop's connections are all leased borrows from another
+/// loop's share when one is free there, so a burst on one loop still has the whole pool.
+///
 /// `PostgresClient` serves requests only while its `run()` is running. The storage is opened
 /// before the application's service group exists (start-up migrations, and CLI tasks that never
-/// serve), so the database runs its own client task and its keep-alive beside it, and cancels
+/// serve), so the database runs its own clients' task and their keep-alive beside it, and cancels
 /// both in `close()`: the engine's only unstructured tasks, with a clear owner and end.
 final class PostgresPool: Sendable {
-    let client: PostgresClient
     let logger: Logger
+    private let lanes: [PostgresLane]
     private let runner: Task<Void, Never>
     private let keepAliveRounds: Task<Void, Never>
 
@@ -23,48 +32,58 @@ final class PostgresPool: Sendable {
             ("statement_timeout", "\(settings.statementTimeoutSeconds * 1000)"),
             ("application_name", "stackmob-server"),
         ]
-        configuration.options.maximumConnections = settings.poolSize
         configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeoutSeconds))
         // No timer per release. For a connection released idle, the pool arms a keep-alive timer
         // and, above its minimum, an idle-timeout timer, and cancels them when the connection is
         // leased again; but a cancelled `Task.sleep` holds its task until the deadline passes.
         // Under a steady load that is a few KiB per request kept for 30 and 60 s, hundreds of MiB
         // and a noticeable share of a read's CPU (docs/benchmarks.md, "Figures behind design
-        // choices"). So the pool keeps all its connections (minimum = maximum, a fixed-size pool as
-        // HikariCP recommends) and `keepAlive` below does the keep-alive, one timer for the whole
-        // pool.
-        configuration.options.minimumConnections = settings.poolSize
+        // choices"). So each lane keeps all its connections (minimum = maximum, a fixed-size pool
+        // as HikariCP recommends) and `keepAlive` below does the keep-alive, one timer for the
+        // whole pool.
         configuration.options.keepAliveBehavior = nil
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
+        // The loops the HTTP server runs requests on: Hummingbird's default group.
+        let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+        let lanes = PostgresLane.sizes(poolSize: settings.poolSize, loops: loops.count).enumerated().map { index, size in
+            var share = configuration
+            share.options.minimumConnections = size
+            share.options.maximumConnections = size
+            return PostgresLane(loop: loops[index], size: size, configuration: share, logger: logger)
+        }
+        self.lanes = lanes
         self.logger = logger
         // `run()` in a task of its own, started first and with nothing before it: start-up leases
         // a connection as soon as this returns, and a lease made before `run()` has begun waits
         // for it but makes postgres-nio log a warning. With the keep-alive's task group set up
         // first in the same task, a start on PostgreSQL printed it now and then.
-        let runner = Task { await client.run() }
+        let runner = Task {
+            await withDiscardingTaskGroup { group in
+                for lane in lanes { group.addTask { await lane.client.run() } }
+            }
+        }
         self.runner = runner
-        let poolSize = settings.poolSize
         keepAliveRounds = Task {
             await withDiscardingTaskGroup { group in
-                group.addTask { await Self.keepAlive(client, connections: poolSize, logger: logger) }
-                // The keep-alive ends with the client.
+                group.addTask { await Self.keepAlive(lanes, logger: logger) }
+                // The keep-alive ends with the clients.
                 await runner.value
                 group.cancelAll()
             }
         }
     }
 
-    /// Every 30 s, as many `SELECT 1` as the pool holds connections, all at once, so that most
+    /// Every 30 s, as many `SELECT 1` as a lane holds connections, all at once, so that most
     /// idle connections run one (the pool hands out idle connections first; one released early
     /// may take a second): a connection a firewall or NAT dropped in silence fails there, and
     /// the pool replaces it, rather than under a request; and one that works stays known to
     /// them. Connections busy at that moment show they work anyway.
-    private static func keepAlive(_ client: PostgresClient, connections: Int, logger: Logger) async {
+    private static func keepAlive(_ lanes: [PostgresLane], logger: Logger) async {
         while (try? await Task.sleep(for: .seconds(30))) != nil {
             await withDiscardingTaskGroup { group in
-                for _ in 0..<connections {
-                    group.addTask { _ = try? await client.withConnection { try await $0.query("SELECT 1", logger: logger) } }
+                for lane in lanes {
+                    for _ in 0..<lane.size {
+                        group.addTask { _ = try? await lane.client.withConnection { try await $0.query("SELECT 1", logger: logger) } }
+                    }
                 }
             }
         }
@@ -73,6 +92,15 @@ final class PostgresPool: Sendable {
     func close() {
         keepAliveRounds.cancel()
         runner.cancel()
+    }
+
+    /// A connection for `body`'s lifetime, from the lane `PostgresLane.choose` picks: the
+    /// caller's own loop's where it can.
+    func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let lane = PostgresLane.choose(from: lanes, current: MultiThreadedEventLoopGroup.currentEventLoop)
+        lane.leases.add(1, ordering: .relaxed)
+        defer { lane.leases.subtract(1, ordering: .relaxed) }
+        return try await lane.client.withConnection { connection in try await body(connection) }
     }
 
     // MARK: - Statements
@@ -89,14 +117,14 @@ final class PostgresPool: Sendable {
     /// One statement outside any explicit transaction (it is its own).
     @discardableResult
     func execute(_ statement: PostgresStatement) async throws -> [PostgresRow] {
-        try await client.withConnection { connection in try await self.execute(statement, on: connection) }
+        try await withConnection { connection in try await self.execute(statement, on: connection) }
     }
 
     // MARK: - Transactions
 
     /// A read-only snapshot: every statement of `body` sees the same committed state.
     func readTransaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in try await readTransaction(on: connection, body) }
+        try await withConnection { connection in try await readTransaction(on: connection, body) }
     }
 
     /// A read-only snapshot on a connection already leased.
@@ -112,7 +140,7 @@ final class PostgresPool: Sendable {
         while true {
             attempt += 1
             do {
-                return try await client.withConnection { connection in
+                return try await withConnection { connection in
                     try await transaction("BEGIN ISOLATION LEVEL READ COMMITTED", on: connection, body)
                 }
             } catch let error as PSQLError where attempt < 20 && PostgresErrors.isRetryable(error) {

@@ -92,7 +92,7 @@ public final class PostgresStorageEngine: StorageEngine {
     /// First without a transaction (`SingleStatementRead`); a read that asks for a second
     /// statement runs again in a read transaction, on the same connection.
     public func readOneStatement<T: Sendable>(_ work: @escaping @Sendable (any StorageReader) async throws -> T) async throws -> T {
-        try await database.client.withConnection { connection in
+        try await database.withConnection { connection in
             let attempt = SingleStatementRead()
             do {
                 var reader = transaction(connection, locksRows: false, hooks: CommitHooks())
