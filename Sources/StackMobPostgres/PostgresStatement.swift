@@ -47,6 +47,12 @@ struct PostgresStatement {
         return "$\(binds.count)"
     }
 
+    /// Binds a `text[]`.
+    mutating func bind(_ strings: [String]) -> String {
+        binds.append(strings)
+        return "$\(binds.count)"
+    }
+
     mutating func bindOptional(_ string: String?) -> String {
         if let string { binds.append(string) } else { binds.appendNull() }
         return "$\(binds.count)"
