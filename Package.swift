@@ -79,6 +79,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // sqlite3_progress_handler, which GRDB does not wrap.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The shared engine: PostgreSQL through postgres-nio, for several instances on one database.

@@ -8,7 +8,7 @@ public enum StorageSelection {
     public static func provider(for configuration: StackMobConfiguration, logger: Logger) throws -> any StorageProvider {
         switch configuration.storage.engine {
         case .sqlite:
-            return SQLiteStorageProvider(dataDirectory: configuration.dataDirectory, durability: configuration.durability)
+            return SQLiteStorageProvider(dataDirectory: configuration.dataDirectory, durability: configuration.durability, logger: logger)
         case .postgresql:
             return PostgresStorageProvider(settings: configuration.storage.postgresql, logger: logger)
         }

@@ -2,31 +2,32 @@ import StackMobCore
 
 /// The DDL of the indexes every schema table has or the app asks for (`IndexPlan`,
 /// `NewestFirstIndex`), in PostgreSQL's spelling, with names that fit its identifiers. Schema and
-/// field names are validated before they get here.
+/// field names are validated before they get here; the indexes that exist are read back as
+/// `PostgresFieldIndex`.
 enum PostgresIndexStatements {
-    /// Every column `ASC NULLS FIRST`, the order `orderClause` asks for ascending (SQLite's), and
+    /// The fields, then the primary key (`IndexPlan.columns`).
+    static func create(schema: String, fields: [String], primaryKey: String) -> String {
+        let list = columns(fields, primaryKey: primaryKey)
+            .map { "\(quoted($0.name)) \($0.option == nullsFirst ? "ASC NULLS FIRST" : "ASC")" }.joined(separator: ", ")
+        return "CREATE INDEX IF NOT EXISTS \(quoted(indexName(schema: schema, fields: fields))) ON \(quoted(schema)) (\(list))"
+    }
+
+    /// The columns of the index of `fields`, each with its `indoption` flags (`PostgresFieldIndex`).
+    ///
+    /// Fields sort `ASC NULLS FIRST`, the order `orderClause` asks for ascending (SQLite's), and
     /// read backwards the order it asks for descending (`DESC NULLS LAST`): PostgreSQL reads an
     /// index in order only when its NULLs sort as the query's do. With its default NULL order
     /// (`ASC NULLS LAST`), a page sorted by an indexed field read and sorted every matching row
-    /// before its `LIMIT`.
-    static func create(schema: String, fields: [String]) -> String {
-        let columns = fields.map { "\(quoted($0)) \(columnOrder)" }.joined(separator: ", ")
-        return "CREATE INDEX IF NOT EXISTS \(quoted(indexName(schema: schema, fields: fields))) ON \(quoted(schema)) (\(columns))"
+    /// before its `LIMIT`. The primary key after them sorts `ASC`, as `orderClause` spells the
+    /// ties' order, NULLs notwithstanding: PostgreSQL compares the spelling, not the column's
+    /// NOT NULL.
+    static func columns(_ fields: [String], primaryKey: String) -> [(name: String, option: Int16)] {
+        IndexPlan.columns(fields, primaryKey: primaryKey).enumerated().map { position, name in
+            (name, position < fields.count ? nullsFirst : 0)
+        }
     }
 
-    static let columnOrder = "ASC NULLS FIRST"
-
-    /// The field indexes of this schema whose columns sort NULLs otherwise than `create` sorts
-    /// them (those of earlier versions): each row the index's name. `indoption` holds a flag per
-    /// key column, 2 for NULLS FIRST.
-    static let indexesToReorder = #"""
-        SELECT i.relname::text
-        FROM pg_class i
-        JOIN pg_index x ON x.indexrelid = i.oid
-        WHERE i.relnamespace = current_schema()::regnamespace AND i.relkind = 'i' AND i.relname LIKE '\_sm\_idx\_%'
-          AND EXISTS (SELECT 1 FROM unnest(x.indoption::int2[]) AS o(flags) WHERE o.flags & 2 = 0)
-        ORDER BY i.relname
-        """#
+    private static let nullsFirst: Int16 = 2
 
     static func drop(schema: String, fields: [String]) -> String {
         "DROP INDEX IF EXISTS \(quoted(indexName(schema: schema, fields: fields)))"

@@ -56,12 +56,12 @@ public final class PostgresStorageEngine: StorageEngine {
         try await write { writer in
             let transaction = writer as! PostgresTransaction
             try await transaction.lockSchemas()
-            // Field indexes of earlier versions sort NULLs last; the loop below makes them again
-            // in the order pages ask for (`PostgresIndexStatements.create`).
-            let reordered = try await transaction.run(PostgresStatement(PostgresIndexStatements.indexesToReorder)).map { try $0.decode(String.self) }
-            for name in reordered {
-                self.database.logger.notice("Rebuilding an index so that sorted pages can read it in order", metadata: ["sm.index": "\(name)"])
-                try await transaction.run(PostgresStatement("DROP INDEX \"\(name)\""))
+            // Field indexes of earlier versions lack the primary key or sort NULLs last; the loop
+            // below makes them again as pages read them (`PostgresIndexStatements.create`).
+            let existing = try PostgresFieldIndex.all(in: try await transaction.run(PostgresStatement(PostgresFieldIndex.catalogQuery)))
+            for index in existing where index.isOutdated {
+                self.database.logger.notice("Rebuilding an index so that sorted pages can read it in order", metadata: ["sm.index": "\(index.name)"])
+                try await transaction.run(PostgresStatement("DROP INDEX \"\(index.name)\""))
             }
             for definition in definitions {
                 try await transaction.createNewestFirstIndexes(schema: definition.name, primaryKey: definition.primaryKey)
@@ -71,7 +71,8 @@ public final class PostgresStorageEngine: StorageEngine {
                 }
                 for fields in IndexPlan.implied + self.indexes.indexes(of: definition.name)
                 where fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) }) {
-                    try await transaction.run(PostgresStatement(PostgresIndexStatements.create(schema: definition.name, fields: fields)))
+                    try await transaction.run(
+                        PostgresStatement(PostgresIndexStatements.create(schema: definition.name, fields: fields, primaryKey: definition.primaryKey)))
                 }
             }
         }
@@ -231,29 +232,10 @@ public final class PostgresStorageEngine: StorageEngine {
 
     public func loadSchemaSettings() async throws -> StoredSchemaSettings {
         var settings = try await Self.recordedSettings(database)
-        // The indexes that exist (`PostgresIndexStatements.create`), by table and columns from the
-        // catalog: a long name is shortened with a hash (`PostgresIndexStatements.identifier`), so names
-        // cannot be read back. Every lookup goes through a catalog index, from this schema's
-        // index names: a database with many schemas has a large catalog, and every instance
-        // runs this after each schema change.
-        let existing = try await database.execute(
-            PostgresStatement(
-                #"""
-                SELECT t.relname::text,
-                       ARRAY(SELECT a.attname::text
-                             FROM unnest(x.indkey) WITH ORDINALITY AS k(attnum, position)
-                             JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum
-                             ORDER BY k.position)
-                FROM pg_class i
-                JOIN pg_index x ON x.indexrelid = i.oid
-                JOIN pg_class t ON t.oid = x.indrelid
-                WHERE i.relnamespace = current_schema()::regnamespace AND i.relkind = 'i' AND i.relname LIKE '\_sm\_idx\_%'
-                ORDER BY t.relname, i.relname
-                """#))
-        for row in existing {
-            let (schema, fields) = try row.decode((String, [String]).self)
-            if IndexPlan.implied.contains(fields) { continue }
-            if !(settings.indexes[schema] ?? []).contains(fields) { settings.indexes[schema, default: []].append(fields) }
+        // The indexes that exist, besides those the settings record.
+        for index in try PostgresFieldIndex.all(in: try await database.execute(PostgresStatement(PostgresFieldIndex.catalogQuery)))
+        where !IndexPlan.implied.contains(index.fields) && !(settings.indexes[index.table] ?? []).contains(index.fields) {
+            settings.indexes[index.table, default: []].append(index.fields)
         }
         return settings
     }

@@ -140,14 +140,13 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         return statement
     }
 
-    /// SQLite puts NULLs first in ascending order and last in descending order; so does this.
+    /// SQLite puts NULLs first in ascending order and last in descending order; so does this. The
+    /// primary key, never NULL, is spelt as the indexes hold it (`PostgresIndexStatements.columns`).
     private func orderClause(_ keys: [SortKey], schema: SchemaDefinition) -> String {
-        let effective = keys.isEmpty ? [SortKey(field: SchemaDefinition.createdDate, ascending: false)] : keys
-        var terms = effective.map { "\(quote($0.field)) \($0.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST")" }
-        if !effective.contains(where: { $0.field == schema.primaryKey }) {
-            terms.append("\(quote(schema.primaryKey)) ASC")
-        }
-        return terms.joined(separator: ", ")
+        PageOrder.keys(keys, primaryKey: schema.primaryKey).map { key in
+            let direction = key.field == schema.primaryKey ? (key.ascending ? "ASC" : "DESC") : (key.ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST")
+            return "\(quote(key.field)) \(direction)"
+        }.joined(separator: ", ")
     }
 
     // MARK: - Writing

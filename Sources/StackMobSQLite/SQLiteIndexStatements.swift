@@ -4,8 +4,10 @@ import StackMobCore
 /// `NewestFirstIndex`), in SQLite's spelling. Names and columns are quoted; schema and field
 /// names are validated before they get here.
 enum SQLiteIndexStatements {
-    static func create(schema: String, fields: [String]) -> String {
-        let columns = fields.map(quoted).joined(separator: ", ")
+    /// The fields, then the primary key (`IndexPlan.columns`), in SQLite's default order: NULLs
+    /// first ascending, last read backwards, as pages sort them.
+    static func create(schema: String, fields: [String], primaryKey: String) -> String {
+        let columns = IndexPlan.columns(fields, primaryKey: primaryKey).map(quoted).joined(separator: ", ")
         return "CREATE INDEX IF NOT EXISTS \(quoted(IndexPlan.name(schema: schema, fields: fields))) ON \(quoted(schema)) (\(columns))"
     }
 

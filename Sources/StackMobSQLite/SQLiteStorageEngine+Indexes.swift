@@ -45,11 +45,8 @@ extension SQLiteStorageEngine {
         let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '\\_sm\\_idx\\_%' ESCAPE '\\'")
         var indexes: [String: [[String]]] = [:]
         for name in names.sorted() {
-            let parts = name.dropFirst("_sm_idx_".count).split(separator: ".").map(String.init)
-            guard parts.count >= 2 else { continue }
-            let fields = Array(parts.dropFirst())
-            if IndexPlan.implied.contains(fields) { continue }
-            indexes[parts[0], default: []].append(fields)
+            guard let (schema, fields) = IndexPlan.parse(name: name), !IndexPlan.implied.contains(fields) else { continue }
+            indexes[schema, default: []].append(fields)
         }
         return indexes
     }
@@ -64,10 +61,10 @@ extension SQLiteTransaction {
         try db.execute(
             sql: "INSERT INTO _sm_schema_settings (schema, indexes) VALUES (?, ?) ON CONFLICT(schema) DO UPDATE SET indexes = excluded.indexes",
             arguments: [schema, json])
-        if try db.tableExists(schema) {
+        if try db.tableExists(schema), let primaryKey = try db.primaryKey(schema).columns.first {
             let columns = Set(try db.columns(in: schema).map(\.name))
             if fields.allSatisfy(columns.contains) {
-                try db.execute(sql: SQLiteIndexStatements.create(schema: schema, fields: fields))
+                try db.execute(sql: SQLiteIndexStatements.create(schema: schema, fields: fields, primaryKey: primaryKey))
             }
         }
         let plan = indexes

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import StackMobCore
 import StackMobMigrations
 
@@ -18,18 +19,20 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
     /// - Parameter indexes: fields to index, by schema (configuration).
     /// - Parameter statementCounter: counts every SQL statement run (tests); nil in production, so
     ///   that tracing costs nothing.
+    /// - Parameter logger: what opening does to the database file (indexes made again).
     public static func open(
         path: String, durability: Durability, registry: SchemaRegistry, indexes: [String: [[String]]] = [:],
-        statementCounter: StatementCounter? = nil
+        statementCounter: StatementCounter? = nil, logger: Logger = Logger(label: "stackmob.sqlite")
     ) async throws -> SQLiteStorageEngine {
         try await ThreadOfItsOwn.run("StackMob.sqlite.open") {
-            try SQLiteStorageEngine(path: path, durability: durability, registry: registry, indexes: indexes, statementCounter: statementCounter)
+            try SQLiteStorageEngine(
+                path: path, durability: durability, registry: registry, indexes: indexes, statementCounter: statementCounter, logger: logger)
         }
     }
 
     private init(
-        path: String, durability: Durability, registry: SchemaRegistry, indexes: [String: [[String]]] = [:],
-        statementCounter: StatementCounter? = nil
+        path: String, durability: Durability, registry: SchemaRegistry, indexes: [String: [[String]]],
+        statementCounter: StatementCounter?, logger: Logger
     ) throws {
         var configuration = GRDB.Configuration()
         // Another process (a backup, the sqlite3 shell) may hold the lock briefly.
@@ -57,13 +60,14 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
         for (schema, list) in try Self.recordedIndexes(database) {
             for fields in list { self.indexes.add(schema: schema, fields: fields) }
         }
-        try createConfiguredIndexes()
+        try createConfiguredIndexes(logger: logger)
     }
 
     /// Indexes configured for fields that already exist; fields that appear later get theirs when
     /// they are added (`evolveSchema`). Tables made by earlier versions get their newest-first
-    /// indexes here, and lose the indexes these replace (`IndexPlan.replacedIndexes`).
-    private func createConfiguredIndexes() throws {
+    /// indexes here, and lose the indexes these replace (`IndexPlan.replacedIndexes`); their field
+    /// indexes that lack the primary key are made again with it (`IndexPlan.columns`), once.
+    private func createConfiguredIndexes(logger: Logger) throws {
         let indexes = self.indexes
         try pool.write { db in
             let names = try String.fetchAll(db, sql: "SELECT name FROM _sm_schemas")
@@ -73,9 +77,17 @@ public final class SQLiteStorageEngine: StorageEngine, StorageBackup {
                 for fields in IndexPlan.replacedIndexes(asked: indexes.indexes(of: name)) {
                     try db.execute(sql: SQLiteIndexStatements.drop(schema: name, fields: fields))
                 }
+                for index in try db.indexes(on: name) {
+                    guard let (_, fields) = IndexPlan.parse(name: index.name),
+                        index.columns != IndexPlan.columns(fields, primaryKey: primaryKey)
+                    else { continue }
+                    logger.notice("Rebuilding an index so that sorted pages can read it in order", metadata: ["sm.index": "\(index.name)"])
+                    try db.execute(sql: SQLiteIndexStatements.drop(schema: name, fields: fields))
+                    try db.execute(sql: SQLiteIndexStatements.create(schema: name, fields: fields, primaryKey: primaryKey))
+                }
                 let columns = Set(try db.columns(in: name).map(\.name))
                 for fields in indexes.indexes(of: name) where fields.allSatisfy(columns.contains) {
-                    try db.execute(sql: SQLiteIndexStatements.create(schema: name, fields: fields))
+                    try db.execute(sql: SQLiteIndexStatements.create(schema: name, fields: fields, primaryKey: primaryKey))
                 }
             }
         }

@@ -182,13 +182,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
     private static let distanceColumn = "_sm_distance"
 
     private func orderClause(_ keys: [SortKey], schema: SchemaDefinition) -> String {
-        let effective = keys.isEmpty ? [SortKey(field: SchemaDefinition.createdDate, ascending: false)] : keys
-        var terms = effective.map { "\(quote($0.field)) \($0.ascending ? "ASC" : "DESC")" }
-        // The primary key breaks ties, so that pages never overlap or skip objects.
-        if !effective.contains(where: { $0.field == schema.primaryKey }) {
-            terms.append("\(quote(schema.primaryKey)) ASC")
-        }
-        return terms.joined(separator: ", ")
+        PageOrder.keys(keys, primaryKey: schema.primaryKey).map { "\(quote($0.field)) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
     }
 
     // MARK: - Writing
@@ -209,7 +203,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
             let complete = fields.allSatisfy { next.type(of: $0) != nil || next.isSystemField($0) }
             let wasComplete = previous.map { previous in fields.allSatisfy { previous.type(of: $0) != nil || previous.isSystemField($0) } } ?? false
             if complete && !wasComplete {
-                try db.execute(sql: SQLiteIndexStatements.create(schema: next.name, fields: fields))
+                try db.execute(sql: SQLiteIndexStatements.create(schema: next.name, fields: fields, primaryKey: next.primaryKey))
             }
         }
         try db.execute(
@@ -231,7 +225,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         }
         try db.execute(sql: "CREATE TABLE \(quote(schema.name)) (\(columns.joined(separator: ", ")))")
         for fields in IndexPlan.implied {
-            try db.execute(sql: SQLiteIndexStatements.create(schema: schema.name, fields: fields))
+            try db.execute(sql: SQLiteIndexStatements.create(schema: schema.name, fields: fields, primaryKey: schema.primaryKey))
         }
         try Self.createNewestFirstIndexes(schema: schema.name, primaryKey: schema.primaryKey, in: db)
     }

@@ -150,6 +150,25 @@ public enum StorageConformance {
             }
             try expect(ids(sorted.objects) == ["e", "d", "c"], "ordered by n descending: \(ids(sorted.objects))")
         },
+        Check(name: "ties run in the direction of the last sort key, the other way after createddate, and windows over them meet") { storage in
+            try await createNotes(storage, five)
+            // a and b share their dates (3). Field indexes end with the key ascending, the
+            // newest-first index holds createddate descending and the key ascending (`PageOrder`).
+            let expected: [(SortKey, [String])] = [
+                (SortKey(field: "lastmoddate", ascending: true), ["d", "c", "a", "b", "e"]),
+                (SortKey(field: "lastmoddate", ascending: false), ["e", "b", "a", "c", "d"]),
+                (SortKey(field: "createddate", ascending: true), ["d", "c", "b", "a", "e"]),
+                (SortKey(field: "createddate", ascending: false), ["e", "a", "b", "c", "d"]),
+            ]
+            for (key, order) in expected {
+                var windows: [String] = []
+                for offset in stride(from: 0, to: 5, by: 2) {
+                    let page = try await storage.engine.read { try await $0.fetchObjects(note, query: ObjectQuery(order: [key], offset: offset, limit: 2)) }
+                    windows += ids(page.objects)
+                }
+                try expect(windows == order, "\(key.field) \(key.ascending ? "asc" : "desc"): \(windows), expected \(order)")
+            }
+        },
         Check(name: "the primary keys of a query come in the order its objects do") { storage in
             try await createNotes(storage, five)
             for query in [ObjectQuery(), ObjectQuery(filter: greater(than: 1), order: [SortKey(field: "title", ascending: true)], offset: 1)] {

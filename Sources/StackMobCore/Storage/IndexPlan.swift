@@ -47,12 +47,29 @@ public final class IndexPlan: Sendable {
         }
     }
 
+    /// The columns of the index of `fields`: the fields, then the primary key unless they hold it.
+    /// With the key after the fields, a page sorted by the last field reads the index in its own
+    /// order, ties included (`PageOrder`), and stops at its last object.
+    public static func columns(_ fields: [String], primaryKey: String) -> [String] {
+        fields.contains(primaryKey) ? fields : fields + [primaryKey]
+    }
+
     /// An index's name. It carries the reserved `_sm_` prefix, so it never collides with a
     /// schema's table, and dots, which no schema or field name contains, so two indexes never
     /// share a name. An engine whose identifiers are shorter shortens it its own way (PostgreSQL's
     /// `PostgresIndexStatements.identifier`).
     public static func name(schema: String, fields: [String]) -> String {
-        "_sm_idx_\(schema).\(fields.joined(separator: "."))"
+        "\(namePrefix)\(schema).\(fields.joined(separator: "."))"
+    }
+
+    public static let namePrefix = "_sm_idx_"
+
+    /// The schema and fields an index's `name` was made from; nil for another name.
+    public static func parse(name: String) -> (schema: String, fields: [String])? {
+        guard name.hasPrefix(namePrefix) else { return nil }
+        let parts = name.dropFirst(namePrefix.count).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, !parts.contains(where: \.isEmpty) else { return nil }
+        return (parts[0], Array(parts.dropFirst()))
     }
 
     /// What start-up drops on every schema table after creating its newest-first indexes, for

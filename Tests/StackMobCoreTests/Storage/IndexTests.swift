@@ -169,6 +169,92 @@ struct IndexTests {
         #expect(configured == [layout[1]])
     }
 
+    private static func condition(_ field: String, _ operation: TypedCondition.Operation) -> TypedFilter {
+        .condition(TypedCondition(field: field, target: .scalar, operation: operation))
+    }
+
+    /// The pages the SDKs ask for most: a filter on an indexed field, sorted by it or, on a
+    /// composite index, by the next field, in either direction.
+    private static let sortedPages: [(TypedFilter?, String)] = [
+        (condition("level", .equal(5)), "level"), (condition("level", .greaterThan(5)), "level"), (condition("level", .lessOrEqual(5)), "level"),
+        (condition("category", .equal(7)), "price"), (nil, "lastmoddate"),
+    ]
+
+    /// Each plan of `sortedPages`, both directions, with the total.
+    private func sortedPagePlans(_ engine: SQLiteStorageEngine, _ schema: SchemaDefinition) async throws -> [String] {
+        var plans: [String] = []
+        for (filter, field) in Self.sortedPages {
+            for ascending in [true, false] {
+                let query = ObjectQuery(filter: filter, order: [SortKey(field: field, ascending: ascending)], limit: 20, countsTotal: true)
+                plans.append("\(field) \(ascending ? "asc" : "desc"):\n" + (try await engine.queryPlan(schema, query: query)).joined(separator: "\n"))
+            }
+        }
+        return plans
+    }
+
+    @Test("a page sorted by an indexed field reads the index in order, ties included, in either direction: no sort, not even of each run of ties")
+    func sortedPagesReadIndexesWithTheirTies() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await withEngine(indexes: ["item": [["level"], ["category", "price"]]], in: directory) { engine, datastore in
+            _ = try await datastore.create(["level": 5, "category": 7, "price": 1.5], in: "item", caller: .anonymous)
+            let schema = try #require(datastore.registry.definition(named: "item"))
+            for plan in try await sortedPagePlans(engine, schema) {
+                #expect(plan.contains("USING INDEX _sm_idx_item.") && !plan.contains("TEMP B-TREE"), "\(plan)")
+            }
+        }
+    }
+
+    @Test("field indexes of earlier versions, without the primary key, are made again with it at start-up, once")
+    func fieldIndexUpgrade() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await withEngine(indexes: ["item": [["level"], ["category", "price"]]], in: directory) { _, datastore in
+            _ = try await datastore.create(["level": 5, "category": 7, "price": 1.5], in: "item", caller: .anonymous)
+        }
+        let database = try DatabaseQueue(path: "\(directory)/test.sqlite")
+        try await database.write { db in
+            for fields in [["level"], ["category", "price"], ["lastmoddate"]] {
+                let name = IndexPlan.name(schema: "item", fields: fields)
+                try db.execute(sql: #"DROP INDEX "\#(name)""#)
+                try db.execute(sql: #"CREATE INDEX "\#(name)" ON item (\#(fields.joined(separator: ", ")))"#)
+            }
+        }
+        try database.close()
+        func columns() async throws -> [String: [String]] {
+            let database = try DatabaseQueue(path: "\(directory)/test.sqlite")
+            defer { try? database.close() }
+            return try await database.read { db in
+                Dictionary(uniqueKeysWithValues: try db.indexes(on: "item").filter { $0.name.hasPrefix("_sm_idx_") }.map { ($0.name, $0.columns) })
+            }
+        }
+        /// Where each index begins in the file: an index made again begins elsewhere.
+        func rootPages() async throws -> [String: Int] {
+            let database = try DatabaseQueue(path: "\(directory)/test.sqlite")
+            defer { try? database.close() }
+            return try await database.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT name, rootpage FROM sqlite_master WHERE name LIKE '\\_sm\\_idx\\_%' ESCAPE '\\'").map { ($0["name"], $0["rootpage"]) })
+            }
+        }
+        #expect(try await columns()["_sm_idx_item.level"] == ["level"])
+        var pages: [[String: Int]] = []
+        for _ in 0..<2 {
+            try await withEngine(indexes: ["item": [["level"], ["category", "price"]]], in: directory) { engine, datastore in
+                let schema = try #require(datastore.registry.definition(named: "item"))
+                for plan in try await sortedPagePlans(engine, schema) {
+                    #expect(plan.contains("USING INDEX _sm_idx_item.") && !plan.contains("TEMP B-TREE"), "\(plan)")
+                }
+                #expect(try await engine.storedIndexes()["item"] == [["category", "price"], ["level"]])
+            }
+            #expect(try await columns() == [
+                "_sm_idx_item.level": ["level", "item_id"], "_sm_idx_item.category.price": ["category", "price", "item_id"],
+                "_sm_idx_item.lastmoddate": ["lastmoddate", "item_id"],
+            ])
+            pages.append(try await rootPages())
+        }
+        #expect(pages[0].count == 3 && pages[0] == pages[1], "made again at the second start: \(pages)")
+    }
+
     @Test("geo queries read through the R*Tree and never scan the schema", arguments: [
         TypedCondition.Operation.withinRadius(GeoPoint(lat: 0, lon: 0), radius: 0.01),
         .withinBox(southWest: GeoPoint(lat: 0, lon: 0), northEast: GeoPoint(lat: 1, lon: 1)),

@@ -32,6 +32,23 @@ struct ObjectTests {
         }
     }
 
+    @Test("X-StackMob-OrderBy: ties run by primary key in the direction of the last key, and ranges over them meet")
+    func sortedTies() async throws {
+        try await TestServer.run { client in
+            for (id, rank) in [("b", 1), ("d", 2), ("a", 1), ("c", 1)] {
+                _ = try await client.create("todo", ["todo_id": .string(id), "rank": .integer(Int64(rank))])
+            }
+            for (order, expected) in [("rank:asc", ["a", "b", "c", "d"]), ("rank:desc", ["d", "c", "b", "a"])] {
+                var ids: [String] = []
+                for range in ["objects=0-1", "objects=2-3"] {
+                    let page = try await client.get("/todo", headers: ["X-StackMob-OrderBy": order, "Range": range])
+                    ids += page.array?.compactMap { $0.objectValue?["todo_id"]?.stringValue } ?? []
+                }
+                #expect(ids == expected, "\(order)")
+            }
+        }
+    }
+
     @Test("PUT merges into the stored object and returns all of it; null clears a field")
     func updateMerges() async throws {
         let clock = ManualClock()
