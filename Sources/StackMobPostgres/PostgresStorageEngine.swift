@@ -48,8 +48,9 @@ public final class PostgresStorageEngine: StorageEngine {
     /// Indexes configured for fields that already exist; later fields get theirs when added.
     /// Tables made by earlier versions get the newest-first indexes they lack (`NewestFirstIndex`)
     /// and lose the ones these replace, unless `asked` has them (`IndexPlan.replacedIndexes`);
-    /// field indexes whose NULLs sort otherwise than pages ask are made again, once; and tables get
-    /// their row counts (`PostgresRowCounts`).
+    /// field indexes whose NULLs sort otherwise than pages ask are made again, once; indexes of one
+    /// field get the count index earlier versions did not make (`PostgresIndexStatements.create`);
+    /// and tables get their row counts (`PostgresRowCounts`).
     private func createConfiguredIndexes(asked: IndexPlan) async throws {
         let definitions = try await loadSchemaDefinitions()
         guard !definitions.isEmpty else { return }
@@ -67,12 +68,13 @@ public final class PostgresStorageEngine: StorageEngine {
                 try await transaction.createNewestFirstIndexes(schema: definition.name, primaryKey: definition.primaryKey)
                 try await PostgresRowCounts.install(on: definition.name, in: transaction)
                 for fields in IndexPlan.replacedIndexes(asked: asked.indexes(of: definition.name)) {
-                    try await transaction.run(PostgresStatement(PostgresIndexStatements.drop(schema: definition.name, fields: fields)))
+                    for statement in PostgresIndexStatements.drop(schema: definition.name, fields: fields, primaryKey: definition.primaryKey) {
+                        try await transaction.run(PostgresStatement(statement))
+                    }
                 }
                 for fields in IndexPlan.implied + self.indexes.indexes(of: definition.name)
                 where fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) }) {
-                    try await transaction.run(
-                        PostgresStatement(PostgresIndexStatements.create(schema: definition.name, fields: fields, primaryKey: definition.primaryKey)))
+                    try await transaction.createIndex(schema: definition.name, fields: fields, primaryKey: definition.primaryKey)
                 }
             }
         }

@@ -84,7 +84,7 @@ extension PostgresTransaction {
         }
         try await run(PostgresStatement("CREATE TABLE IF NOT EXISTS \(quote(next.name)) (\(columns.joined(separator: ", ")))"))
         for fields in IndexPlan.implied {
-            try await run(PostgresStatement(PostgresIndexStatements.create(schema: next.name, fields: fields, primaryKey: next.primaryKey)))
+            try await createIndex(schema: next.name, fields: fields, primaryKey: next.primaryKey)
         }
         try await createNewestFirstIndexes(schema: next.name, primaryKey: next.primaryKey)
         try await PostgresRowCounts.install(on: next.name, in: self)
@@ -96,7 +96,7 @@ extension PostgresTransaction {
             }
         }
         for fields in indexes.indexes(of: next.name) where fields.allSatisfy({ next.type(of: $0) != nil || next.isSystemField($0) }) {
-            try await run(PostgresStatement(PostgresIndexStatements.create(schema: next.name, fields: fields, primaryKey: next.primaryKey)))
+            try await createIndex(schema: next.name, fields: fields, primaryKey: next.primaryKey)
         }
         let merged = stored.map { stored in
             SchemaDefinition(name: next.name, primaryKey: next.primaryKey, fields: stored.fields.merging(next.fields) { _, new in new })
@@ -109,6 +109,14 @@ extension PostgresTransaction {
         try await bumpSchemaVersion()
         let registry = self.registry
         hooks.append { registry.publish(merged) }
+    }
+
+    /// The index of `fields` and, for a configured index of one field, its count index
+    /// (`PostgresIndexStatements.create`).
+    func createIndex(schema: String, fields: [String], primaryKey: String) async throws {
+        for statement in PostgresIndexStatements.create(schema: schema, fields: fields, primaryKey: primaryKey) {
+            try await run(PostgresStatement(statement))
+        }
     }
 
     func createNewestFirstIndexes(schema: String, primaryKey: String) async throws {
@@ -138,7 +146,7 @@ extension PostgresTransaction {
         if let definition = try await storedDefinition(schema),
             fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) })
         {
-            try await run(PostgresStatement(PostgresIndexStatements.create(schema: schema, fields: fields, primaryKey: definition.primaryKey)))
+            try await createIndex(schema: schema, fields: fields, primaryKey: definition.primaryKey)
         }
         try await bumpSchemaVersion()
         let plan = indexes
