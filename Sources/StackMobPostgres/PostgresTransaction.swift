@@ -35,7 +35,7 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         var statement = PostgresStatement("SELECT * FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) = ")
         statement.append(statement.bind(id))
         if locksRows { statement.append(" FOR UPDATE") }
-        return try await run(statement).first.map { try PostgresValueMapping.object(from: $0, schema: schema) }
+        return try await PostgresRowDecoder.objects(run(statement), schema: schema).first
     }
 
     func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject] {
@@ -49,16 +49,21 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         if let rows {
             statement.append(" AND " + PostgresFilterCompiler(schema: schema).compile(rows, table: schema.name, into: &statement))
         }
-        return try await run(statement).map { try PostgresValueMapping.object(from: $0, schema: schema) }
+        return try await PostgresRowDecoder.objects(run(statement), schema: schema)
     }
 
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> ObjectPage {
         let near = query.filter?.nearCondition
         let statement = selectStatement(schema, query: query, near: near)
         var total: Int?
-        let extra: Set<String> = [Self.totalColumn, Self.distanceColumn]
-        let objects = try await run(statement).map { row in
-            var object = try PostgresValueMapping.object(from: row, schema: schema, skipping: extra)
+        let rows = try await run(statement)
+        guard let first = rows.first else {
+            // An empty page still has a total (a page past the end): count alone.
+            return ObjectPage(objects: [], total: query.countsTotal ? try await count(schema, query: query) : nil)
+        }
+        let decoder = PostgresRowDecoder(columnsOf: first, schema: schema, skipping: [Self.totalColumn, Self.distanceColumn])
+        let objects = try rows.map { row in
+            var object = try decoder.object(from: row)
             // Only pages with a total or a distance need the extra columns by name.
             guard query.countsTotal || near != nil else { return object }
             let cells = row.makeRandomAccess()
@@ -68,10 +73,6 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
                 object[near.field] = .object(point)
             }
             return object
-        }
-        if query.countsTotal && total == nil {
-            // An empty page still has a total (a page past the end): count alone.
-            total = try await count(schema, query: query)
         }
         return ObjectPage(objects: objects, total: total)
     }
@@ -183,7 +184,7 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
             return []
         }
         statement.append(" RETURNING " + ([schema.primaryKey] + returning).map(quote).joined(separator: ", "))
-        return try await run(statement).map { try PostgresValueMapping.object(from: $0, schema: schema) }
+        return try await PostgresRowDecoder.objects(run(statement), schema: schema)
     }
 
     func deletePushTokens(linkedTo userID: String) async throws {
