@@ -8,7 +8,7 @@ import StackMobCore
 /// Made once per statement from its first row's columns, so that which columns are fields, of
 /// which type, and in which order their names sort are settled once rather than looked up by name
 /// for every column of every row; each row's values are then appended to its object in key order
-/// (`JSONObject.append(_:forKeyAfterAll:)`). An expanded page reads about a hundred rows, and the
+/// (`JSONObject.append(_:forKeyAfterAll:)`). An expanded page reads some 240 rows, and the
 /// lookups, the insertions in place and postgres-nio's generic decoding were a seventh of the
 /// server's CPU for it (docs/benchmarks.md, "Figures behind design choices").
 struct PostgresRowDecoder {
