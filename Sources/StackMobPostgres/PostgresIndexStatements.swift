@@ -10,9 +10,11 @@ enum PostgresIndexStatements {
     static func create(schema: String, fields: [String], primaryKey: String) -> [String] {
         let list = columns(fields, primaryKey: primaryKey)
             .map { "\(quoted($0.name)) \($0.option == nullsFirst ? "ASC NULLS FIRST" : "ASC")" }.joined(separator: ", ")
-        let ordered = "CREATE INDEX IF NOT EXISTS \(quoted(indexName(schema: schema, fields: fields))) ON \(quoted(schema)) (\(list))"
-        guard let count = countIndexName(schema: schema, fields: fields, primaryKey: primaryKey) else { return [ordered] }
-        return [ordered, "CREATE INDEX IF NOT EXISTS \(quoted(count)) ON \(quoted(schema)) (\(quoted(fields[0])))"]
+        var statements = ["CREATE INDEX IF NOT EXISTS \(quoted(indexName(schema: schema, fields: fields))) ON \(quoted(schema)) (\(list))"]
+        if let count = countIndexName(schema: schema, fields: fields, primaryKey: primaryKey) {
+            statements.append("CREATE INDEX IF NOT EXISTS \(quoted(count)) ON \(quoted(schema)) (\(quoted(fields[0])))")
+        }
+        return statements
     }
 
     /// The name of the second index a configured index of one field has, of the field alone, for
@@ -51,8 +53,9 @@ enum PostgresIndexStatements {
 
     /// The index of `fields` and its count index, if it has one.
     static func drop(schema: String, fields: [String], primaryKey: String) -> [String] {
-        let count = countIndexName(schema: schema, fields: fields, primaryKey: primaryKey)
-        return ([indexName(schema: schema, fields: fields)] + (count.map { [$0] } ?? [])).map { "DROP INDEX IF EXISTS \(quoted($0))" }
+        var names = [indexName(schema: schema, fields: fields)]
+        if let count = countIndexName(schema: schema, fields: fields, primaryKey: primaryKey) { names.append(count) }
+        return names.map { "DROP INDEX IF EXISTS \(quoted($0))" }
     }
 
     /// `DESC NULLS LAST` as `orderClause` spells the default order: PostgreSQL uses an index for

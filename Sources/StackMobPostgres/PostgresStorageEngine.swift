@@ -68,9 +68,7 @@ public final class PostgresStorageEngine: StorageEngine {
                 try await transaction.createNewestFirstIndexes(schema: definition.name, primaryKey: definition.primaryKey)
                 try await PostgresRowCounts.install(on: definition.name, in: transaction)
                 for fields in IndexPlan.replacedIndexes(asked: asked.indexes(of: definition.name)) {
-                    for statement in PostgresIndexStatements.drop(schema: definition.name, fields: fields, primaryKey: definition.primaryKey) {
-                        try await transaction.run(PostgresStatement(statement))
-                    }
+                    try await transaction.dropIndex(schema: definition.name, fields: fields, primaryKey: definition.primaryKey)
                 }
                 for fields in IndexPlan.implied + self.indexes.indexes(of: definition.name)
                 where fields.allSatisfy({ definition.type(of: $0) != nil || definition.isSystemField($0) }) {

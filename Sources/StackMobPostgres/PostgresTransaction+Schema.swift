@@ -119,6 +119,13 @@ extension PostgresTransaction {
         }
     }
 
+    /// The index of `fields` and its count index, if it has one.
+    func dropIndex(schema: String, fields: [String], primaryKey: String) async throws {
+        for statement in PostgresIndexStatements.drop(schema: schema, fields: fields, primaryKey: primaryKey) {
+            try await run(PostgresStatement(statement))
+        }
+    }
+
     func createNewestFirstIndexes(schema: String, primaryKey: String) async throws {
         for index in NewestFirstIndex.all(schema: schema, primaryKey: primaryKey) {
             try await run(PostgresStatement(PostgresIndexStatements.create(index, schema: schema)))

@@ -14,14 +14,20 @@ import Testing
 struct PostgreSQLEngineTests {
     static let enabled = TestServer.postgreSQLURL != nil
 
+    /// Creates one object through the server, and with it the schema's table and indexes, before
+    /// a test opens the engine on its own.
+    static func createObject(_ path: String, _ object: JSONValue, configuration: StackMobConfiguration) async throws {
+        try await TestServer.run(configuration: configuration) { client in
+            let created = try await client.post(path, object)
+            #expect(created.status == .created)
+        }
+    }
+
     @Test("geo queries read the GiST index of the point, then check the exact distance", .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
     func geoIndexPlan() async throws {
         try await TestServer.withDataDirectory { directory in
             let configuration = TestServer.configuration(dataDirectory: directory)
-            try await TestServer.run(configuration: configuration) { client in
-                let created = try await client.post("/place", ["name": "origin", "loc": ["lat": 0, "lon": 0]])
-                #expect(created.status == .created)
-            }
+            try await Self.createObject("/place", ["name": "origin", "loc": ["lat": 0, "lon": 0]], configuration: configuration)
             let storage = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
             let engine = try #require(storage.engine as? PostgresStorageEngine)
             let schema = try #require(try await engine.loadSchemaDefinitions().first { $0.name == "place" })
@@ -45,10 +51,7 @@ struct PostgreSQLEngineTests {
     func newestFirstIndexes() async throws {
         try await TestServer.withDataDirectory { directory in
             let configuration = TestServer.configuration(dataDirectory: directory)
-            try await TestServer.run(configuration: configuration) { client in
-                let created = try await client.post("/memo", ["title": "t"])
-                #expect(created.status == .created)
-            }
+            try await Self.createObject("/memo", ["title": "t"], configuration: configuration)
             // The layout of earlier versions.
             let before = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
             let old = try #require(before.engine as? PostgresStorageEngine)
@@ -93,10 +96,7 @@ struct PostgreSQLEngineTests {
         try await TestServer.withDataDirectory { directory in
             var configuration = TestServer.configuration(dataDirectory: directory)
             configuration.development.indexes = ["item": [["category", "price"]]]
-            try await TestServer.run(configuration: configuration) { client in
-                let created = try await client.post("/item", ["category": 7, "price": 1.5])
-                #expect(created.status == .created)
-            }
+            try await Self.createObject("/item", ["category": 7, "price": 1.5], configuration: configuration)
             // The layouts of earlier versions: PostgreSQL's default NULL order, then NULLs first
             // without the primary key; and enough rows, many sharing a price, that reading a whole
             // category or a whole run of ties and sorting it would cost more than the index.
@@ -149,10 +149,7 @@ struct PostgreSQLEngineTests {
         try await TestServer.withDataDirectory { directory in
             var configuration = TestServer.configuration(dataDirectory: directory)
             configuration.development.indexes = ["item": [["level"]]]
-            try await TestServer.run(configuration: configuration) { client in
-                let created = try await client.post("/item", ["level": 1])
-                #expect(created.status == .created)
-            }
+            try await Self.createObject("/item", ["level": 1], configuration: configuration)
             @Sendable func countIndexes(_ engine: PostgresStorageEngine) async throws -> [String] {
                 let statement = PostgresStatement(
                     "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'item' AND indexname LIKE '\\_sm\\_cnt\\_%' ORDER BY 1")
@@ -302,11 +299,7 @@ struct PostgreSQLEngineTests {
         try await TestServer.withDataDirectory { directory in
             var configuration = TestServer.configuration(dataDirectory: directory)
             configuration.development.indexes = ["measurement": [first, second]]
-            try await TestServer.run(configuration: configuration) { client in
-                let created = try await client.post(
-                    "/measurement", [first[0]: 1, first[1]: 20.5, second[1]: 68.9])
-                #expect(created.status == .created)
-            }
+            try await Self.createObject("/measurement", [first[0]: 1, first[1]: 20.5, second[1]: 68.9], configuration: configuration)
             let storage = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
             let indexes = try await storage.engine.loadSchemaSettings().indexes["measurement"] ?? []
             #expect(indexes.contains(first), "\(indexes)")
