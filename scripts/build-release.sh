@@ -4,7 +4,9 @@
 #
 # - `--static-swift-stdlib`: the Swift runtime linked in. The binary needs only libsqlite3-0,
 #   libstdc++6 and zlib1g where it runs, and a call into the runtime skips the dynamic linker's
-#   indirection (8-15% less CPU per request than a dynamically linked build).
+#   indirection (8-15% less CPU per request than a dynamically linked build). Package.swift links
+#   every release build on Linux so; the flag keeps this one static even with
+#   STACKMOB_DYNAMIC_STDLIB set.
 # - One section per function (`-function-sections`, `-ffunction-sections`), placed by the linker
 #   (gold, the Swift toolchain's default on Linux) in the order of
 #   scripts/orderfile/stackmob-server.order, or of the list STACKMOB_ORDER_FILE names: the
