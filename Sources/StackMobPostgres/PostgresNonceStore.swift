@@ -7,7 +7,7 @@ public struct PostgresNonceStore: NonceStore {
     let database: PostgresPool
 
     public func record(token: String, ts: Int64, nonce: String, mac: String, expiresAt: Int64, now: Int64) async throws -> Bool {
-        let key = "\(token)\n\(ts)\n\(nonce)\n\(mac)"
+        let key = SeenRequest.key(token: token, ts: ts, nonce: nonce, mac: mac)
         // Inserted, or replacing an expired entry: fresh. A live entry stays and the request is a
         // replay. One statement, atomic across instances.
         let rows = try await database.execute(

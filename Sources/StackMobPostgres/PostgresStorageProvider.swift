@@ -31,9 +31,11 @@ public struct PostgresStorageProvider: StorageProvider {
                 try await PostgresMigrator.migrate(database, schema: schema, migrations: PostgreSQLMigrations.all)
             }
             let engine = try await PostgresStorageEngine(database: database, listener: listener, registry: registry, indexes: indexes)
+            let tokens = PostgresTokenStore(database: database)
             return EnvironmentStorage(
-                engine: engine, tokens: PostgresTokenStore(database: database), push: PostgresPushStore(database: database),
-                operators: PostgresOperatorStorage(database: database), nonces: PostgresNonceStore(database: database))
+                engine: engine, tokens: tokens, push: PostgresPushStore(database: database),
+                operators: PostgresOperatorStorage(database: database), nonces: PostgresNonceStore(database: database),
+                signedSessions: tokens)
         } catch {
             listener.close()
             database.close()

@@ -149,7 +149,7 @@ public struct PostgresTokenStore: TokenStore {
         }
     }
 
-    private static let columns = "access_hash, refresh_hash, user_schema, user_id, sealed_mac_key, expires_at, created_at"
+    static let columns = "access_hash, refresh_hash, user_schema, user_id, sealed_mac_key, expires_at, created_at"
 
     private static func insertStatement(_ session: StoredSession) -> PostgresStatement {
         PostgresStatement(
@@ -163,8 +163,17 @@ public struct PostgresTokenStore: TokenStore {
     private static func session(_ row: PostgresRow) throws -> StoredSession {
         let (accessHash, refreshHash, userSchema, userID, key, expiresAt, createdAt) =
             try row.decode((String, String, String, String, ByteBuffer, Int64, Int64).self)
-        return StoredSession(
+        return session(
+            accessHash: accessHash, refreshHash: refreshHash, userSchema: userSchema, userID: userID, sealedMACKey: key,
+            expiresAt: expiresAt, createdAt: createdAt)
+    }
+
+    /// A session from the values of `columns`, in their order.
+    static func session(
+        accessHash: String, refreshHash: String, userSchema: String, userID: String, sealedMACKey: ByteBuffer, expiresAt: Int64, createdAt: Int64
+    ) -> StoredSession {
+        StoredSession(
             accessHash: accessHash, refreshHash: refreshHash, userSchema: userSchema, userID: userID,
-            sealedMACKey: Array(key.readableBytesView), expiresAt: expiresAt, createdAt: createdAt)
+            sealedMACKey: Array(sealedMACKey.readableBytesView), expiresAt: expiresAt, createdAt: createdAt)
     }
 }

@@ -219,6 +219,31 @@ public enum StorageConformance {
             try expect(try await nonces.sweep(now: 201) >= 1, "the sweep removed nothing")
             try expect(try await nonces.record(token: "t", ts: 100, nonce: "n1", mac: "m", expiresAt: 300, now: 201), "a swept nonce was refused")
         },
+        Check(name: "an engine shared by instances finds a signed request's session and records its nonce in one call") { storage in
+            guard let signed = storage.signedSessions else {
+                try expect(!storage.engine.isShared, "a shared engine looks a signed session up and records its nonce in two round trips")
+                return
+            }
+            let session = StoredSession(
+                accessHash: "access-s", refreshHash: "refresh-s", userSchema: "user", userID: "olivia", sealedMACKey: [4, 5],
+                expiresAt: 1_000, createdAt: 10)
+            try await storage.tokens.insertSession(session, replacingOthers: false)
+            func request(mac: String = "m", token: String = "access-s", expiresAt: Int64 = 200, now: Int64) -> SeenRequest {
+                SeenRequest(token: token, ts: 100, nonce: "n1", mac: mac, expiresAt: expiresAt, now: now)
+            }
+            let first = try await signed.session(accessHash: "access-s", recording: request(now: 100))
+            try expect(first?.session == session && first?.fresh == true, "a first request: \(String(describing: first))")
+            let replay = try await signed.session(accessHash: "access-s", recording: request(now: 150))
+            try expect(replay?.session == session && replay?.fresh == false, "a replay: \(String(describing: replay))")
+            try expect(!(try await storage.nonces.record(request(now: 150))), "the nonce store does not see the recorded request")
+            let otherMAC = try await signed.session(accessHash: "access-s", recording: request(mac: "other", now: 150))
+            try expect(otherMAC?.fresh == true, "another mac with the same nonce was refused")
+            let unknown = try await signed.session(accessHash: "access-x", recording: request(token: "access-x", now: 150))
+            try expect(unknown == nil, "an unknown token found \(String(describing: unknown))")
+            try expect(try await storage.nonces.record(request(token: "access-x", now: 150)), "an unknown token's request was recorded")
+            let expired = try await signed.session(accessHash: "access-s", recording: request(expiresAt: 300, now: 201))
+            try expect(expired?.fresh == true, "a request whose record expired was refused")
+        },
         Check(name: "an operator is stored with its password hash and audited") { storage in
             let operators = storage.operators
             try expect(!(try await operators.hasOperators()), "a new database has operators")

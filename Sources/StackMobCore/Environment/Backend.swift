@@ -86,7 +86,7 @@ public struct Backend: Sendable {
             let users = UserAccounts(
                 datastore: datastore, store: storage.tokens, settings: settings, clock: clock,
                 mailer: mailer ?? OutboxMailer(store: storage.tokens, clock: clock, environment: kind, logger: logger),
-                nonces: storage.nonces, sealingKey: sealingKey, logger: logger)
+                nonces: storage.nonces, signedSessions: storage.signedSessions, sealingKey: sealingKey, logger: logger)
             environments[kind] = AppEnvironment(kind: kind, keys: keys[kind]!, settings: settings, datastore: datastore, users: users,
                 push: TokenRegistry(store: storage.push, clock: clock))
             logger.info(

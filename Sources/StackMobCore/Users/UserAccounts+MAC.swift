@@ -1,29 +1,41 @@
 extension UserAccounts {
     /// Verifies an OAuth 2.0 MAC signature (PROTOCOL §3.2, D7, D19) and returns the signer.
     public func verify(_ authorization: MACAuthorization, _ credentials: RequestCredentials) async throws(AuthenticationError) -> Caller {
+        let accessHash = SessionSecrets.hash(authorization.id)
+        let now = clock.nowMilliseconds()
+        let window = SignatureTimestampWindow(seconds: Int64(settings.macTimestampWindowSeconds))
+        let request = SeenRequest(
+            token: accessHash, ts: authorization.timestamp, nonce: authorization.nonce, mac: authorization.mac,
+            expiresAt: window.nonceExpiry(for: authorization.timestamp, now: now), now: now)
         let found: StoredSession?
+        // Where the storage records the request with the lookup, whether it was fresh; nil until
+        // it is recorded below.
+        var recordedFresh: Bool?
         do {
-            found = try await store.session(accessHash: SessionSecrets.hash(authorization.id))
+            if let signedSessions, window.admits(request.ts, now: now) {
+                let lookup = try await signedSessions.session(accessHash: accessHash, recording: request)
+                found = lookup?.session
+                recordedFresh = lookup?.fresh
+            } else {
+                found = try await store.session(accessHash: accessHash)
+            }
         } catch {
             throw .unknownAccessToken
         }
         guard let session = found, userSchema(named: session.userSchema) != nil,
             let macKey = macKeys.key(of: session, accessToken: authorization.id)
         else { throw .unknownAccessToken }
-        let now = clock.nowMilliseconds()
         if session.expiresAt <= now {
             if settings.expiredTokenAsAnonymous { return .anonymous }
             throw .expiredAccessToken
         }
-        let window = SignatureTimestampWindow(seconds: Int64(settings.macTimestampWindowSeconds))
-        guard window.admits(authorization.timestamp, now: now) else { throw .staleTimestamp }
+        guard window.admits(request.ts, now: now) else { throw .staleTimestamp }
         guard matches(authorization, macKey: macKey, credentials) else { throw .badSignature }
-        // Checked after the signature, so forged requests cannot fill the cache.
-        let keepUntil = window.nonceExpiry(for: authorization.timestamp, now: now)
-        // Fails closed: when the shared replay cache cannot answer, the request is refused.
-        let fresh = (try? await nonces.record(
-            token: session.accessHash, ts: authorization.timestamp, nonce: authorization.nonce, mac: authorization.mac, expiresAt: keepUntil,
-            now: now)) ?? false
+        // Recorded here, after the signature, unless the lookup recorded it: the in-memory cache
+        // evicts when full, so forged requests must not fill it (`SignedSessionStore` says why
+        // the database may record first). Fails closed: when the shared replay record cannot
+        // answer, the request is refused.
+        let fresh = if let recordedFresh { recordedFresh } else { (try? await nonces.record(request)) ?? false }
         guard fresh else { throw .replayedNonce }
         return .user(schema: session.userSchema, id: session.userID)
     }

@@ -13,6 +13,9 @@ public struct UserAccounts: Sendable {
     let mailer: any Mailer
     /// Public for the retention sweep, which forgets nonces whose window has passed.
     public let nonces: any NonceStore
+    /// Where a signed request's session is found and its nonce recorded at once, if the storage
+    /// can (`SignedSessionStore`).
+    let signedSessions: (any SignedSessionStore)?
     /// Seals the social providers' tokens before they are stored (`UserAccounts+Social`).
     let sealingKey: SealingKey
     let logger: Logger
@@ -24,7 +27,8 @@ public struct UserAccounts: Sendable {
 
     public init(
         datastore: Datastore, store: any TokenStore, settings: EnvironmentSettings, clock: any ServerClock, mailer: any Mailer,
-        nonces: any NonceStore = NonceCache(), sealingKey: SealingKey, logger: Logger
+        nonces: any NonceStore = NonceCache(), signedSessions: (any SignedSessionStore)? = nil, sealingKey: SealingKey,
+        logger: Logger
     ) {
         self.datastore = datastore
         self.store = store
@@ -32,6 +36,7 @@ public struct UserAccounts: Sendable {
         self.clock = clock
         self.mailer = mailer
         self.nonces = nonces
+        self.signedSessions = signedSessions
         self.sealingKey = sealingKey
         self.logger = logger
     }

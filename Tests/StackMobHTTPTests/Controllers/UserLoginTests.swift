@@ -120,6 +120,31 @@ struct UserLoginTests {
         }
     }
 
+    @Test("a forged request with a session's token and a genuine request's nonce neither spends the nonce nor passes")
+    func forgeryKeepsTheNonce() async throws {
+        let clock = ManualClock()
+        try await TestServer.run(clock: clock) { client in
+            try await Self.signUp(client)
+            let session = try await client.login([("username", "alice"), ("password", "secret-1")])
+            let ts = clock.nowMilliseconds() / 1000
+            var forger = session
+            forger.macKey = String(repeating: "0", count: 32)
+            // Before and after the genuine request: the storage may record a request before its
+            // signature is checked (`SignedSessionStore`), so neither may take the genuine one's place.
+            for _ in 0..<2 {
+                let forged = try await client.signed(.get, "/user/alice", session: forger, ts: ts, nonce: "n9")
+                #expect(forged.status == .unauthorized)
+                #expect(forged.error?.contains("signature") == true, "\(forged.text)")
+            }
+            #expect(try await client.signed(.get, "/user/alice", session: session, ts: ts, nonce: "n9").status == .ok)
+            let forged = try await client.signed(.get, "/user/alice", session: forger, ts: ts, nonce: "n9")
+            #expect(forged.error?.contains("signature") == true, "\(forged.text)")
+            let replay = try await client.signed(.get, "/user/alice", session: session, ts: ts, nonce: "n9")
+            #expect(replay.status == .unauthorized)
+            #expect(replay.error?.contains("replayed") == true, "\(replay.text)")
+        }
+    }
+
     @Test("expired_token_as_anonymous turns an expired token into an anonymous request (D7)")
     func expiredAsAnonymous() async throws {
         let clock = ManualClock()

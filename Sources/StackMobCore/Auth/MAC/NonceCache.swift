@@ -1,8 +1,8 @@
 /// MAC requests already seen, to refuse replays (PROTOCOL §3.2 step 6, D19).
 ///
-/// Keyed on (token, ts, nonce, mac): the SDKs draw nonces from only ~10⁴ values, so two honest
-/// requests may share (ts, nonce) but not the mac. An entry is only needed while its timestamp is
-/// inside the window; after that the timestamp check refuses the request anyway.
+/// Keyed as `SeenRequest` keys a request, on (token, ts, nonce, mac). An entry is only needed
+/// while its timestamp is inside the window; after that the timestamp check refuses the request
+/// anyway.
 public actor NonceCache: NonceStore {
     private var expiries: [String: Int64] = [:]
     private let capacity: Int
@@ -13,7 +13,7 @@ public actor NonceCache: NonceStore {
 
     /// Records the request; false when it was seen before and has not expired.
     public func record(token: String, ts: Int64, nonce: String, mac: String, expiresAt: Int64, now: Int64) -> Bool {
-        let key = "\(token)\n\(ts)\n\(nonce)\n\(mac)"
+        let key = SeenRequest.key(token: token, ts: ts, nonce: nonce, mac: mac)
         if let expiry = expiries[key], expiry > now { return false }
         if expiries.count >= capacity { evict(now: now) }
         expiries[key] = expiresAt

@@ -5,3 +5,11 @@ public protocol NonceStore: Sendable {
     /// Forgets the entries whose window has passed (the retention sweep); returns how many went.
     func sweep(now: Int64) async throws -> Int
 }
+
+extension NonceStore {
+    /// Records `request`; false when it was seen before and has not expired.
+    public func record(_ request: SeenRequest) async throws -> Bool {
+        try await record(
+            token: request.token, ts: request.ts, nonce: request.nonce, mac: request.mac, expiresAt: request.expiresAt, now: request.now)
+    }
+}

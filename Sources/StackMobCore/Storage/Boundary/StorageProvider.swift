@@ -21,15 +21,19 @@ public struct EnvironmentStorage: Sendable {
     /// The MAC nonces already seen: in memory for an engine served by one process, in the
     /// database for one shared by several instances (a replay through another is refused).
     public let nonces: any NonceStore
+    /// A signed request's session and its nonce in one round trip, where the engine keeps both in
+    /// one database across the network; nil where a lookup and then a record cost nothing more.
+    public let signedSessions: (any SignedSessionStore)?
 
     public init(
         engine: any StorageEngine, tokens: any TokenStore, push: any PushStore, operators: any OperatorStorage,
-        nonces: any NonceStore
+        nonces: any NonceStore, signedSessions: (any SignedSessionStore)? = nil
     ) {
         self.engine = engine
         self.tokens = tokens
         self.push = push
         self.operators = operators
         self.nonces = nonces
+        self.signedSessions = signedSessions
     }
 }
