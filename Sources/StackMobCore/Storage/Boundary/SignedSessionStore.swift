@@ -6,8 +6,8 @@
 /// request's mac (`SeenRequest`): a forged request is filed under its own mac, which no genuine
 /// request carries unless the forger copied it from one already sent, so it cannot spend a
 /// genuine request's nonce. What it leaves is one row that expires within the timestamp window,
-/// as a request signed with the sender's own session would. `UserAccounts.verify` reads the answer only once the signature
-/// matched, so every refusal keeps its reason and order.
+/// as a request signed with the sender's own session would. `UserAccounts.verify` reads the
+/// answer only once the signature matched, so every refusal keeps its reason and order.
 ///
 /// An engine without one (SQLite, whose replay cache is in the process's memory and bounded by
 /// evictions a flood of forgeries could force) looks up, checks the signature, then records.
