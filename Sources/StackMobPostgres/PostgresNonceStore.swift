@@ -6,8 +6,7 @@ import StackMobCore
 public struct PostgresNonceStore: NonceStore {
     let database: PostgresPool
 
-    public func record(token: String, ts: Int64, nonce: String, mac: String, expiresAt: Int64, now: Int64) async throws -> Bool {
-        let key = SeenRequest.key(token: token, ts: ts, nonce: nonce, mac: mac)
+    public func record(_ request: SeenRequest) async throws -> Bool {
         // Inserted, or replacing an expired entry: fresh. A live entry stays and the request is a
         // replay. One statement, atomic across instances.
         let rows = try await database.execute(
@@ -16,7 +15,7 @@ public struct PostgresNonceStore: NonceStore {
                 INSERT INTO _sm_nonces (key, expires_at) VALUES ($1, $2)
                 ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE _sm_nonces.expires_at <= $3
                 RETURNING 1
-                """, [.text(key), .integer(expiresAt), .integer(now)]))
+                """, [.text(request.key), .integer(request.expiresAt), .integer(request.now)]))
         return !rows.isEmpty
     }
 

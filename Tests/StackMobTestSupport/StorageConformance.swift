@@ -214,10 +214,13 @@ public enum StorageConformance {
         },
         Check(name: "a MAC nonce is accepted once within its window, and again once swept") { storage in
             let nonces = storage.nonces
-            try expect(try await nonces.record(token: "t", ts: 100, nonce: "n1", mac: "m", expiresAt: 200, now: 100), "a first request was refused")
-            try expect(!(try await nonces.record(token: "t", ts: 100, nonce: "n1", mac: "m", expiresAt: 200, now: 150)), "a replay was accepted")
+            func request(expiresAt: Int64 = 200, now: Int64) -> SeenRequest {
+                SeenRequest(token: "t", ts: 100, nonce: "n1", mac: "m", expiresAt: expiresAt, now: now)
+            }
+            try expect(try await nonces.record(request(now: 100)), "a first request was refused")
+            try expect(!(try await nonces.record(request(now: 150))), "a replay was accepted")
             try expect(try await nonces.sweep(now: 201) >= 1, "the sweep removed nothing")
-            try expect(try await nonces.record(token: "t", ts: 100, nonce: "n1", mac: "m", expiresAt: 300, now: 201), "a swept nonce was refused")
+            try expect(try await nonces.record(request(expiresAt: 300, now: 201)), "a swept nonce was refused")
         },
         Check(name: "an engine shared by instances finds a signed request's session and records its nonce in one call") { storage in
             guard let signed = storage.signedSessions else {

@@ -12,7 +12,7 @@ extension UserAccounts {
         // it is recorded below.
         var recordedFresh: Bool?
         do {
-            if let signedSessions, window.admits(request.ts, now: now) {
+            if let signedSessions, window.admits(authorization.timestamp, now: now) {
                 let lookup = try await signedSessions.session(accessHash: accessHash, recording: request)
                 found = lookup?.session
                 recordedFresh = lookup?.fresh
@@ -29,7 +29,7 @@ extension UserAccounts {
             if settings.expiredTokenAsAnonymous { return .anonymous }
             throw .expiredAccessToken
         }
-        guard window.admits(request.ts, now: now) else { throw .staleTimestamp }
+        guard window.admits(authorization.timestamp, now: now) else { throw .staleTimestamp }
         guard matches(authorization, macKey: macKey, credentials) else { throw .badSignature }
         // Recorded here, after the signature, unless the lookup recorded it: the in-memory cache
         // evicts when full, so forged requests must not fill it (`SignedSessionStore` says why

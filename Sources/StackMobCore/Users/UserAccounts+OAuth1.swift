@@ -20,7 +20,8 @@ extension UserAccounts {
         // Recorded only once the signature is good, so forged requests cannot fill the cache.
         let keepUntil = window.nonceExpiry(for: timestamp, now: now)
         // Fails closed: when the shared replay cache cannot answer, the request is refused.
-        let fresh = (try? await nonces.record(token: "oauth1\n\(consumerKey)", ts: timestamp, nonce: nonce, mac: "", expiresAt: keepUntil, now: now)) ?? false
+        let request = SeenRequest(token: "oauth1\n\(consumerKey)", ts: timestamp, nonce: nonce, mac: "", expiresAt: keepUntil, now: now)
+        let fresh = (try? await nonces.record(request)) ?? false
         guard fresh else { throw .replayedOAuthNonce }
         return .privateKey
     }

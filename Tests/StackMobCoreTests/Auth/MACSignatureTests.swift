@@ -63,12 +63,12 @@ struct MACSignatureTests {
     @Test("the nonce cache refuses a replay until it expires, and accepts a different mac")
     func nonces() async {
         let cache = NonceCache(capacity: 4)
-        #expect(await cache.record(token: "t", ts: 1, nonce: "n1", mac: "m", expiresAt: 100, now: 0))
-        #expect(await !cache.record(token: "t", ts: 1, nonce: "n1", mac: "m", expiresAt: 100, now: 50))
-        #expect(await cache.record(token: "t", ts: 1, nonce: "n1", mac: "other", expiresAt: 100, now: 50))
-        #expect(await cache.record(token: "t", ts: 1, nonce: "n1", mac: "m", expiresAt: 200, now: 150))
+        #expect(await cache.record(SeenRequest(token: "t", ts: 1, nonce: "n1", mac: "m", expiresAt: 100, now: 0)))
+        #expect(await !cache.record(SeenRequest(token: "t", ts: 1, nonce: "n1", mac: "m", expiresAt: 100, now: 50)))
+        #expect(await cache.record(SeenRequest(token: "t", ts: 1, nonce: "n1", mac: "other", expiresAt: 100, now: 50)))
+        #expect(await cache.record(SeenRequest(token: "t", ts: 1, nonce: "n1", mac: "m", expiresAt: 200, now: 150)))
         for index in 0..<20 {
-            #expect(await cache.record(token: "t", ts: 2, nonce: "n\(index)", mac: "m", expiresAt: 1000, now: 160))
+            #expect(await cache.record(SeenRequest(token: "t", ts: 2, nonce: "n\(index)", mac: "m", expiresAt: 1000, now: 160)))
         }
     }
 }

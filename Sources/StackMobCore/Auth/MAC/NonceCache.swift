@@ -12,11 +12,10 @@ public actor NonceCache: NonceStore {
     }
 
     /// Records the request; false when it was seen before and has not expired.
-    public func record(token: String, ts: Int64, nonce: String, mac: String, expiresAt: Int64, now: Int64) -> Bool {
-        let key = SeenRequest.key(token: token, ts: ts, nonce: nonce, mac: mac)
-        if let expiry = expiries[key], expiry > now { return false }
-        if expiries.count >= capacity { evict(now: now) }
-        expiries[key] = expiresAt
+    public func record(_ request: SeenRequest) -> Bool {
+        if let expiry = expiries[request.key], expiry > request.now { return false }
+        if expiries.count >= capacity { evict(now: request.now) }
+        expiries[request.key] = request.expiresAt
         return true
     }
 

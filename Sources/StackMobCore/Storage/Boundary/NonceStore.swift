@@ -1,15 +1,7 @@
 /// Where MAC requests already seen are remembered, to refuse replays (PROTOCOL §3.2 step 6).
 public protocol NonceStore: Sendable {
     /// Records the request; false when it was seen before and has not expired.
-    func record(token: String, ts: Int64, nonce: String, mac: String, expiresAt: Int64, now: Int64) async throws -> Bool
+    func record(_ request: SeenRequest) async throws -> Bool
     /// Forgets the entries whose window has passed (the retention sweep); returns how many went.
     func sweep(now: Int64) async throws -> Int
-}
-
-extension NonceStore {
-    /// Records `request`; false when it was seen before and has not expired.
-    public func record(_ request: SeenRequest) async throws -> Bool {
-        try await record(
-            token: request.token, ts: request.ts, nonce: request.nonce, mac: request.mac, expiresAt: request.expiresAt, now: request.now)
-    }
 }

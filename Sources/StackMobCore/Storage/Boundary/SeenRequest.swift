@@ -4,10 +4,8 @@
 /// The key holds the mac because the SDKs draw nonces from only about 10⁴ values: two honest
 /// requests may share (ts, nonce), never the mac too.
 public struct SeenRequest: Sendable, Equatable {
-    public let token: String
-    public let ts: Int64
-    public let nonce: String
-    public let mac: String
+    /// The one key every replay record files the request under.
+    public let key: String
     /// Until when (milliseconds) the record refuses the same request again.
     public let expiresAt: Int64
     /// The server's clock when the request arrived (milliseconds): a record that expired by then
@@ -15,18 +13,8 @@ public struct SeenRequest: Sendable, Equatable {
     public let now: Int64
 
     public init(token: String, ts: Int64, nonce: String, mac: String, expiresAt: Int64, now: Int64) {
-        self.token = token
-        self.ts = ts
-        self.nonce = nonce
-        self.mac = mac
+        key = "\(token)\n\(ts)\n\(nonce)\n\(mac)"
         self.expiresAt = expiresAt
         self.now = now
-    }
-
-    /// The one key every replay record files the request under.
-    public var key: String { Self.key(token: token, ts: ts, nonce: nonce, mac: mac) }
-
-    public static func key(token: String, ts: Int64, nonce: String, mac: String) -> String {
-        "\(token)\n\(ts)\n\(nonce)\n\(mac)"
     }
 }
