@@ -2,15 +2,16 @@ import PostgresNIO
 import StackMobCore
 
 /// A signed request's session and its replay record in one statement (`SignedSessionStore`):
-/// the request is recorded only when a session holds its token, as `PostgresNonceStore` records
-/// it (a live record stays and makes it a replay; an expired one is replaced).
+/// the request is recorded only when a session that has not expired holds its token, as
+/// `PostgresNonceStore` records it (a live record stays and makes it a replay; an expired one is
+/// replaced).
 extension PostgresTokenStore: SignedSessionStore {
     public func session(accessHash: String, recording request: SeenRequest) async throws -> (session: StoredSession, fresh: Bool)? {
         let rows = try await run(
             """
             WITH session AS (SELECT \(Self.columns) FROM _sm_tokens WHERE access_hash = $1),
             recorded AS (
-                INSERT INTO _sm_nonces (key, expires_at) SELECT $2, $3 FROM session
+                INSERT INTO _sm_nonces (key, expires_at) SELECT $2, $3 FROM session WHERE session.expires_at > $4
                 ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE _sm_nonces.expires_at <= $4
                 RETURNING 1
             )

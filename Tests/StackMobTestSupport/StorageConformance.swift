@@ -246,6 +246,14 @@ public enum StorageConformance {
             try expect(try await storage.nonces.record(request(token: "access-x", now: 150)), "an unknown token's request was recorded")
             let expired = try await signed.session(accessHash: "access-s", recording: request(expiresAt: 300, now: 201))
             try expect(expired?.fresh == true, "a request whose record expired was refused")
+            var ended = session
+            ended.accessHash = "access-e"
+            ended.refreshHash = "refresh-e"
+            ended.expiresAt = 50
+            try await storage.tokens.insertSession(ended, replacingOthers: false)
+            let late = try await signed.session(accessHash: "access-e", recording: request(token: "access-e", now: 100))
+            try expect(late?.session == ended, "an expired session was not found: \(String(describing: late))")
+            try expect(try await storage.nonces.record(request(token: "access-e", now: 100)), "an expired session's request was recorded")
         },
         Check(name: "an operator is stored with its password hash and audited") { storage in
             let operators = storage.operators

@@ -12,10 +12,17 @@ extension UserAccounts {
         // it is recorded below.
         var recordedFresh: Bool?
         do {
-            if let signedSessions, window.admits(authorization.timestamp, now: now) {
-                let lookup = try await signedSessions.session(accessHash: accessHash, recording: request)
-                found = lookup?.session
-                recordedFresh = lookup?.fresh
+            if let signedSessions, window.admits(authorization.timestamp, now: now), Self.isRecordableUnverified(authorization) {
+                do {
+                    let lookup = try await signedSessions.session(accessHash: accessHash, recording: request)
+                    found = lookup?.session
+                    recordedFresh = lookup?.fresh
+                } catch {
+                    // The record may be what failed (a full disk, a database turned read-only):
+                    // the lookup alone, and the record after the signature, as on other engines.
+                    logger.warning("Recording a signed request with its session failed; recording it apart", metadata: ["sm.error": "\(error)"])
+                    found = try await store.session(accessHash: accessHash)
+                }
             } else {
                 found = try await store.session(accessHash: accessHash)
             }
@@ -38,6 +45,15 @@ extension UserAccounts {
         let fresh = if let recordedFresh { recordedFresh } else { (try? await nonces.record(request)) ?? false }
         guard fresh else { throw .replayedNonce }
         return .user(schema: session.userSchema, id: session.userID)
+    }
+
+    /// The longest nonce and mac recorded before the signature is checked. The SDKs send a mac of
+    /// 28 characters (HMAC-SHA1 in base64) and a nonce of at most 6; a longer one is recorded only
+    /// once it proved genuine, so that a forger cannot make the database write large rows.
+    static let longestUnverifiedPart = 64
+
+    static func isRecordableUnverified(_ authorization: MACAuthorization) -> Bool {
+        authorization.nonce.utf8.count <= longestUnverifiedPart && authorization.mac.utf8.count <= longestUnverifiedPart
     }
 
     private func matches(_ authorization: MACAuthorization, macKey: String, _ credentials: RequestCredentials) -> Bool {

@@ -1,4 +1,4 @@
-import StackMobCore
+@testable import StackMobCore
 import Testing
 
 @Suite("OAuth 2.0 MAC: signature, header, candidates")
@@ -58,6 +58,16 @@ struct MACSignatureTests {
         #expect(SessionSecrets.open(sealed: sealed, accessToken: "token-b") == nil)
         #expect(SessionSecrets.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SessionSecrets.generateToken().count == 32)
+    }
+
+    @Test("only a nonce and mac no longer than the SDKs' are recorded before the signature is checked")
+    func recordableUnverified() {
+        let sdk = MACAuthorization(id: "tok", timestamp: 1337, nonce: "n4242", mac: "ZpsJivPXcc4cTc6I50bC5XpQfEU=")
+        #expect(UserAccounts.isRecordableUnverified(sdk))
+        let longest = String(repeating: "m", count: UserAccounts.longestUnverifiedPart)
+        #expect(UserAccounts.isRecordableUnverified(MACAuthorization(id: "tok", timestamp: 1337, nonce: longest, mac: longest)))
+        #expect(!UserAccounts.isRecordableUnverified(MACAuthorization(id: "tok", timestamp: 1337, nonce: "n1", mac: longest + "=")))
+        #expect(!UserAccounts.isRecordableUnverified(MACAuthorization(id: "tok", timestamp: 1337, nonce: longest + "1", mac: "m")))
     }
 
     @Test("the nonce cache refuses a replay until it expires, and accepts a different mac")
