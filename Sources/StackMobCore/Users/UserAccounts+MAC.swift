@@ -8,24 +8,12 @@ extension UserAccounts {
             token: accessHash, ts: authorization.timestamp, nonce: authorization.nonce, mac: authorization.mac,
             expiresAt: window.nonceExpiry(for: authorization.timestamp, now: now), now: now)
         let found: StoredSession?
-        // Where the storage records the request with the lookup, whether it was fresh; nil until
+        // Whether the request was fresh, where the storage recorded it with the lookup; nil until
         // it is recorded below.
-        var recordedFresh: Bool?
+        let recordedFresh: Bool?
         do {
-            if let signedSessions, window.admits(authorization.timestamp, now: now), Self.isRecordableUnverified(authorization) {
-                do {
-                    let lookup = try await signedSessions.session(accessHash: accessHash, recording: request)
-                    found = lookup?.session
-                    recordedFresh = lookup?.fresh
-                } catch {
-                    // The record may be what failed (a full disk, a database turned read-only):
-                    // the lookup alone, and the record after the signature, as on other engines.
-                    logger.warning("Recording a signed request with its session failed; recording it apart", metadata: ["sm.error": "\(error)"])
-                    found = try await store.session(accessHash: accessHash)
-                }
-            } else {
-                found = try await store.session(accessHash: accessHash)
-            }
+            let recordable = window.admits(authorization.timestamp, now: now) && Self.isRecordableUnverified(authorization)
+            (found, recordedFresh) = try await session(accessHash: accessHash, recording: recordable ? request : nil)
         } catch {
             throw .unknownAccessToken
         }
@@ -45,6 +33,21 @@ extension UserAccounts {
         let fresh = if let recordedFresh { recordedFresh } else { (try? await nonces.record(request)) ?? false }
         guard fresh else { throw .replayedNonce }
         return .user(schema: session.userSchema, id: session.userID)
+    }
+
+    /// The session holding `accessHash`, with `request` recorded in the same round trip where the
+    /// storage can (`SignedSessionStore`) and `request` is given; `fresh` is nil when it was not.
+    private func session(accessHash: String, recording request: SeenRequest?) async throws -> (StoredSession?, fresh: Bool?) {
+        guard let signedSessions, let request else { return (try await store.session(accessHash: accessHash), nil) }
+        do {
+            guard let lookup = try await signedSessions.session(accessHash: accessHash, recording: request) else { return (nil, nil) }
+            return (lookup.session, lookup.fresh)
+        } catch {
+            // The record may be what failed (a full disk, a database turned read-only): the
+            // lookup alone, and the record after the signature, as on other engines.
+            logger.warning("Recording a signed request with its session failed; recording it apart", metadata: ["sm.error": "\(error)"])
+            return (try await store.session(accessHash: accessHash), nil)
+        }
     }
 
     /// The longest nonce and mac recorded before the signature is checked. The SDKs send a mac of
