@@ -26,8 +26,7 @@ struct AdminMiddleware: RouterMiddleware {
     /// The console's or the admin API's router, for a path under theirs.
     func responder(for request: Request) -> RouterResponder<StackMobRequestContext>? {
         let path = request.uri.path
-        if path == ConsoleController.prefix || path.hasPrefix(ConsoleController.prefix + "/") { return console }
-        if path == Self.prefix || path.hasPrefix(Self.prefix + "/") { return admin }
-        return nil
+        guard path.isPath(inArea: Self.prefix) else { return nil }
+        return path.isPath(inArea: ConsoleController.prefix) ? console : admin
     }
 }

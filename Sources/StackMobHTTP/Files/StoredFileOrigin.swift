@@ -39,7 +39,7 @@ final class StoredFileOrigin: Sendable {
     func relocated(_ request: Request, context: StackMobRequestContext) -> String? {
         let path = request.uri.path
         let parts = path.dropFirst(FilesMiddleware.pathPrefix.count + 1).split(separator: "/", maxSplits: 1)
-        guard path.hasPrefix(FilesMiddleware.pathPrefix + "/"), parts.count == 2, let kind = EnvironmentKind(rawValue: String(parts[0])) else {
+        guard path.isPath(under: FilesMiddleware.pathPrefix), parts.count == 2, let kind = EnvironmentKind(rawValue: String(parts[0])) else {
             return nil
         }
         if let configured = configuration.settings(for: kind).filesBaseURL {

@@ -48,19 +48,14 @@ extension Request {
         return headers[values: .accept].contains { $0.lowercased().contains("application/vnd.stackmob+json") }
     }
 
-    /// A path of the admin API or console. Every API request asks (`FrontMiddleware`): the path is
-    /// read once and compared as bytes, with no string made.
+    /// A path of the admin API or console. Every API request asks (`FrontMiddleware`).
     var isOperatorSurface: Bool {
-        let path = uri.path.utf8
-        let prefix = AdminMiddleware.prefix.utf8
-        guard path.starts(with: prefix) else { return false }
-        let rest = path.dropFirst(prefix.count)
-        return rest.isEmpty || rest.first == UInt8(ascii: "/")
+        uri.path.isPath(inArea: AdminMiddleware.prefix)
     }
 
     /// A binary field's URL (`/_files/…`, PROTOCOL §7); reserved on a site.
     var isStoredFileURL: Bool {
-        uri.path.hasPrefix(FilesMiddleware.pathPrefix + "/")
+        uri.path.isPath(under: FilesMiddleware.pathPrefix)
     }
 }
 

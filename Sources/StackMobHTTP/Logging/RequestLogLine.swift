@@ -32,7 +32,8 @@ struct RequestLogLine: Sendable {
     }
 
     var milliseconds: Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }
 

@@ -157,12 +157,16 @@ extension TextLogHandler: RequestLineLogging {
                 next += 1
             }
         }
+        // The line's keys need no escaping, nor do its numbers.
         flushBase(before: "sm.duration_ms")
-        Self.appendPair("sm.duration_ms", line.milliseconds.description, to: &bytes)
+        Self.append(" sm.duration_ms=", to: &bytes)
+        Self.append(line.milliseconds.description, to: &bytes)
         flushBase(before: "sm.method")
-        Self.appendPair("sm.method", line.method, to: &bytes)
+        Self.append(" sm.method=", to: &bytes)
+        Self.appendEscaped(line.method, to: &bytes)
         flushBase(before: "sm.path")
-        Self.appendPair("sm.path", line.path, to: &bytes)
+        Self.append(" sm.path=", to: &bytes)
+        Self.appendEscaped(line.path, to: &bytes)
         flushBase(before: "sm.status")
         Self.append(" sm.status=", to: &bytes)
         JSONWriter.writeInteger(Int64(line.status), into: &bytes)

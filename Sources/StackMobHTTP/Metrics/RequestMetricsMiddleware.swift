@@ -34,10 +34,11 @@ struct RequestMetricsMiddleware: RouterMiddleware {
     func end(_ measurement: Measurement, request: Request, context: Context, status: Int) {
         let route = Self.route(of: request, context: context)
         let duration = ContinuousClock.now - measurement.start
-        metrics.request(route: route, method: request.method.rawValue, status: status, environment: measurement.environment, duration: duration)
+        let method = request.method.rawValue
+        metrics.request(route: route, method: method, status: status, environment: measurement.environment, duration: duration)
         metrics.traffic.record(
             RecentRequests.Entry(
-                at: clock.nowMilliseconds(), method: Self.clipped(request.method.rawValue, to: 16), route: route,
+                at: clock.nowMilliseconds(), method: Self.clipped(method, to: 16), route: route,
                 path: Self.clipped(PushTokenPath.template(request.uri.path), to: 512),
                 status: status, microseconds: ServerMetrics.nanoseconds(duration) / 1_000, user: context.signedUser.name,
                 requestID: context.logger[metadataKey: TextLogHandler.requestIDKey]?.description ?? ""),
@@ -61,7 +62,7 @@ struct RequestMetricsMiddleware: RouterMiddleware {
     static func route(of request: Request, context: Context) -> String {
         if let endpoint = context.endpointPath { return endpoint }
         let path = request.uri.path
-        for area in ["/_admin", "/_files", "/metrics", "/health", "/ready"] where path == area || path.hasPrefix(area + "/") {
+        for area in ["/_admin", "/_files", "/metrics", "/health", "/ready"] where path.isPath(inArea: area) {
             return area == "/_admin" || area == "/_files" ? area + "/*" : area
         }
         return "(middleware)"

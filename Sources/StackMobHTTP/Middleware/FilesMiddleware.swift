@@ -28,7 +28,7 @@ struct FilesMiddleware: RouterMiddleware {
 
     /// A download of a stored file.
     func claims(_ request: Request) -> Bool {
-        request.uri.path.hasPrefix(Self.pathPrefix + "/") && (request.method == .get || request.method == .head)
+        (request.method == .get || request.method == .head) && request.uri.path.isPath(under: Self.pathPrefix)
     }
 
     func respond(to request: Request, context: Context) async throws -> Response {

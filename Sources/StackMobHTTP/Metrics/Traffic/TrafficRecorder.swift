@@ -13,6 +13,11 @@ public final class TrafficRecorder: Sendable {
     private struct Environment: Sendable {
         var minutes = MinuteAggregates()
         var recent: RecentRequests
+
+        mutating func record(_ entry: RecentRequests.Entry) {
+            minutes.record(minute: entry.at / 60_000, status: entry.status, microseconds: entry.microseconds)
+            recent.append(entry)
+        }
     }
 
     let recentCapacity: Int
@@ -24,10 +29,9 @@ public final class TrafficRecorder: Sendable {
     }
 
     func record(_ entry: RecentRequests.Entry, environment: String) {
+        // One lookup of the environment, changed in place.
         environments.withLock { table in
-            if table[environment] == nil { table[environment] = Environment(recent: RecentRequests(capacity: recentCapacity)) }
-            table[environment]!.minutes.record(minute: entry.at / 60_000, status: entry.status, microseconds: entry.microseconds)
-            table[environment]!.recent.append(entry)
+            table[environment, default: Environment(recent: RecentRequests(capacity: recentCapacity))].record(entry)
         }
     }
 
