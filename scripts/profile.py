@@ -3,7 +3,7 @@
 
     python3 scripts/profile.py [--binary .build-release/release/stackmob-server] [--duration 10] [--perf 15]
     python3 scripts/profile.py --engine postgresql --scenarios get_one,page
-    python3 scripts/profile.py --callgrind [--top 25]
+    python3 scripts/profile.py --callgrind [--top 25] [--engine postgresql]
 
 Starts the binary on SQLite (or on a throw-away PostgreSQL cluster) with small seeds, then runs each scenario with wrk as bench.py does
 (-t2 -c32, the same Lua) and reads the server's own CPU time (user + system, every thread, from
@@ -17,8 +17,9 @@ With --callgrind it counts instructions instead (benchlib/callgrind.py): the ser
 valgrind's callgrind, each scenario for --duration seconds of wrk -t1 -c4, and the table gives the
 instructions per request, then where they go by group and by function. Instruction counts are
 the same from run to run on a busy machine, so they show a change's effect where requests per
-second cannot; they leave out the kernel's share (system calls, wake-ups). This VM exposes no
-hardware counters to perf, so callgrind is the only instruction count here.
+second cannot; they leave out the kernel's share (system calls, wake-ups) and, on PostgreSQL, the
+database's own work: only the server's instructions are counted. This VM exposes no hardware
+counters to perf, so callgrind is the only instruction count here.
 """
 import argparse
 import os
@@ -102,7 +103,9 @@ def count_instructions(args, out_dir):
     """Per scenario: instructions per request under callgrind, by group and by function."""
     signed = SIGNED if "owned" in args.scenarios else 0
     binary = callgrind.strip_debug_info(args.binary, out_dir)
-    side = StackMobSide("callgrind", binary, "sqlite", None, None, SIZES, signed=signed, launcher=callgrind.launcher(out_dir))
+    cluster = Cluster(tempfile.mkdtemp(prefix="stackmob-profile-pg-")) if args.engine == "postgresql" else None
+    side = StackMobSide("callgrind", binary, args.engine, None, cluster and cluster.url, SIZES, signed=signed,
+                        launcher=callgrind.launcher(out_dir))
     rows = []
     try:
         side.start(os.path.join(out_dir, "server"), {"bench", "catalog", "articles"} | ({"memos"} if signed else set()))
@@ -121,6 +124,8 @@ def count_instructions(args, out_dir):
                   file=sys.stderr)
     finally:
         side.stop()
+        if cluster:
+            cluster.stop()
     return rows
 
 
@@ -193,7 +198,8 @@ def main(argv=None):
     parser.add_argument("--duration", type=int, default=10, help="seconds of wrk -t2 -c32 per scenario")
     parser.add_argument("--scenarios", default=",".join(SCENARIOS), help=f"comma-separated subset of {', '.join(SCENARIOS)}")
     parser.add_argument("--perf", type=int, default=0, metavar="N", help="sample with perf and print each scenario's top N functions")
-    parser.add_argument("--callgrind", action="store_true", help="count instructions per request under valgrind (SQLite)")
+    parser.add_argument("--callgrind", action="store_true",
+                        help="count the server's instructions per request under valgrind (the database's own are not counted)")
     parser.add_argument("--top", type=int, default=25, help="with --callgrind: how many functions to list per scenario")
     parser.add_argument("--out", help="where the server and perf data go (default: a temporary directory)")
     args = parser.parse_args(argv)
@@ -202,8 +208,8 @@ def main(argv=None):
         parser.error(f"scenarios are {', '.join(SCENARIOS)}")
     if args.perf and not shutil.which("perf"):
         sys.exit("profile: perf is missing (apt-get install linux-perf)")
-    if args.callgrind and (not shutil.which("valgrind") or args.engine != "sqlite"):
-        sys.exit("profile: --callgrind needs valgrind (apt-get install valgrind) and runs on SQLite")
+    if args.callgrind and not shutil.which("valgrind"):
+        sys.exit("profile: --callgrind needs valgrind (apt-get install valgrind)")
     out_dir = args.out or tempfile.mkdtemp(prefix="stackmob-profile-")
     os.makedirs(out_dir, exist_ok=True)
     if args.callgrind:
