@@ -105,13 +105,22 @@ final class PostgresPool: Sendable {
 
     // MARK: - Statements
 
+    /// Every row of the statement's result, collected on the connection's event loop as they
+    /// arrive: the future-based `query` hands them over in one array, where the `async` one
+    /// builds a back-pressured row sequence (its producer, source and iterator) for every
+    /// statement, only for `collect()` to drain it.
     @discardableResult
     func execute(_ statement: PostgresStatement, on connection: PostgresConnection) async throws -> [PostgresRow] {
-        try await connection.query(statement.query, logger: logger).collect()
+        try await rows(of: statement.query, on: connection)
     }
 
     func execute(_ sql: String, on connection: PostgresConnection) async throws {
-        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+        _ = try await rows(of: PostgresQuery(unsafeSQL: sql), on: connection)
+    }
+
+    private func rows(of query: PostgresQuery, on connection: PostgresConnection) async throws -> [PostgresRow] {
+        let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
+        return try await result.get().rows
     }
 
     /// One statement outside any explicit transaction (it is its own).
