@@ -6,7 +6,8 @@
     python3 scripts/pg_cluster.py run -- swift test --skip-build
 
 `run` gives the command STACKMOB_TEST_POSTGRESQL_URL: the one already set (an existing database
-the tests may fill with schemas of their own), or a throw-away cluster's, removed afterwards.
+the tests may fill with schemas of their own), or a throw-away cluster's, removed afterwards. A
+throw-away cluster's Unix socket is in STACKMOB_TEST_POSTGRESQL_SOCKET_URL (`?host=<directory>`).
 
 initdb and postgres refuse to run as root, so as root the cluster runs as the `postgres` user.
 It listens on loopback only, on a free port, with trust authentication (a test cluster holds no
@@ -68,6 +69,11 @@ def start(directory, durable=False):
     return url
 
 
+def socket_url(url, directory):
+    """The cluster's URL through its Unix socket, libpq's way: the host is the socket's directory."""
+    return f"{url}?host={directory}"
+
+
 def stop(directory):
     data = os.path.join(directory, "data")
     if os.path.isdir(data):
@@ -83,7 +89,9 @@ def run(command):
     directory = tempfile.mkdtemp(prefix="stackmob-pg-")
     try:
         url = start(directory)
-        return subprocess.run(command, env={**os.environ, "STACKMOB_TEST_POSTGRESQL_URL": url}).returncode
+        environment = {**os.environ, "STACKMOB_TEST_POSTGRESQL_URL": url,
+                       "STACKMOB_TEST_POSTGRESQL_SOCKET_URL": socket_url(url, directory)}
+        return subprocess.run(command, env=environment).returncode
     finally:
         stop(directory)
 

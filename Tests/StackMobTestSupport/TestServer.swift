@@ -53,6 +53,12 @@ public enum TestServer {
         $0.isEmpty ? nil : $0
     }
 
+    /// The same database through its Unix socket (`?host=<directory>`), set with a throw-away
+    /// cluster of scripts/pg_cluster.py.
+    public static let postgreSQLSocketURL: String? = ProcessInfo.processInfo.environment["STACKMOB_TEST_POSTGRESQL_SOCKET_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
     /// Set by the `hummingbird` tier of scripts/test.sh (docs/testing.md): the whole suite again
     /// with every listener on Hummingbird's `HTTP1Channel` (`listen.http1_channel`).
     public static let http1Channel: StackMobConfiguration.HTTP1ChannelKind = {

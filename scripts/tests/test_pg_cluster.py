@@ -1,4 +1,5 @@
-"""The argument split of scripts/pg_cluster.py: options before `--`, the command after it."""
+"""scripts/pg_cluster.py: the argument split (options before `--`, the command after it) and the
+URL of the cluster's Unix socket."""
 import importlib.util
 import os
 import unittest
@@ -30,6 +31,12 @@ class SplitCommandTests(unittest.TestCase):
                 del os.environ["STACKMOB_TEST_POSTGRESQL_URL"]
             else:
                 os.environ["STACKMOB_TEST_POSTGRESQL_URL"] = previous
+
+
+class SocketURLTests(unittest.TestCase):
+    def test_the_socket_is_the_directory_as_libpqs_host_parameter(self):
+        self.assertEqual(pg_cluster.socket_url("postgres://postgres@127.0.0.1:5499/postgres", "/tmp/stackmob-pg-x"),
+                         "postgres://postgres@127.0.0.1:5499/postgres?host=/tmp/stackmob-pg-x")
 
 
 if __name__ == "__main__":
