@@ -2,7 +2,7 @@
 """CPU time per request of the read path (docs/benchmarks.md), and where it goes.
 
     python3 scripts/profile.py [--binary .build-release/release/stackmob-server] [--duration 10] [--perf 15]
-    python3 scripts/profile.py --engine postgresql --scenarios get_one,page
+    python3 scripts/profile.py --engine postgresql --scenarios get_one,page [--socket]
     python3 scripts/profile.py --callgrind [--top 25] [--engine postgresql]
 
 Starts the binary on SQLite (or on a throw-away PostgreSQL cluster) with small seeds, then runs each scenario with wrk as bench.py does
@@ -11,7 +11,8 @@ Starts the binary on SQLite (or on a throw-away PostgreSQL cluster) with small s
 busy machine disturbs much less than requests per second (wrk's own CPU is not in it). With
 --perf N, a second run of each scenario is sampled by `perf record -e cpu-clock -g` and the N
 functions with the most samples of their own are printed. On PostgreSQL the table adds the
-database's side: the CPU time of the cluster's processes and its transactions, per request.
+database's side: the CPU time of the cluster's processes and its transactions, per request. With
+--socket the server reaches the cluster through its Unix socket instead of TCP on loopback.
 
 With --callgrind it counts instructions instead (benchlib/callgrind.py): the server runs under
 valgrind's callgrind, each scenario for --duration seconds of wrk -t1 -c4, and the table gives the
@@ -55,6 +56,11 @@ class Cluster:
     def __init__(self, directory):
         self.directory = directory
         self.url = pg_cluster.start(directory, durable=True)
+        self.socket_url = pg_cluster.socket_url(self.url, directory)
+
+    def server_url(self, socket):
+        """What the server is given: the cluster's TCP URL, or with `socket` its Unix socket's."""
+        return self.socket_url if socket else self.url
 
     def pids(self):
         """The postmaster and its children: every backend and background process."""
@@ -104,7 +110,7 @@ def count_instructions(args, out_dir):
     signed = SIGNED if "owned" in args.scenarios else 0
     binary = callgrind.strip_debug_info(args.binary, out_dir)
     cluster = Cluster(tempfile.mkdtemp(prefix="stackmob-profile-pg-")) if args.engine == "postgresql" else None
-    side = StackMobSide("callgrind", binary, args.engine, None, cluster and cluster.url, SIZES, signed=signed,
+    side = StackMobSide("callgrind", binary, args.engine, None, cluster and cluster.server_url(args.socket), SIZES, signed=signed,
                         launcher=callgrind.launcher(out_dir))
     rows = []
     try:
@@ -155,7 +161,7 @@ def profile(args, out_dir):
     ticks_per_second = os.sysconf("SC_CLK_TCK")
     rows = []
     try:
-        side = StackMobSide("profile", args.binary, args.engine, None, cluster and cluster.url, SIZES, signed=signed)
+        side = StackMobSide("profile", args.binary, args.engine, None, cluster and cluster.server_url(args.socket), SIZES, signed=signed)
         side.start(os.path.join(out_dir, "server"), {"bench", "catalog", "articles"} | ({"memos"} if signed else set()))
         pid = side.servers[0].pid
         for scenario in args.scenarios:
@@ -195,6 +201,8 @@ def main(argv=None):
     parser.add_argument("--binary", default=".build-release/release/stackmob-server")
     parser.add_argument("--engine", choices=["sqlite", "postgresql"], default="sqlite",
                         help="postgresql starts a throw-away cluster (fsync on, as the benchmarks)")
+    parser.add_argument("--socket", action="store_true",
+                        help="with postgresql: the server connects through the cluster's Unix socket, not TCP")
     parser.add_argument("--duration", type=int, default=10, help="seconds of wrk -t2 -c32 per scenario")
     parser.add_argument("--scenarios", default=",".join(SCENARIOS), help=f"comma-separated subset of {', '.join(SCENARIOS)}")
     parser.add_argument("--perf", type=int, default=0, metavar="N", help="sample with perf and print each scenario's top N functions")
