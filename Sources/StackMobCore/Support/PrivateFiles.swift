@@ -30,6 +30,13 @@ public enum PrivateFiles {
         }
     }
 
+    /// The most bytes one `write` call hands the kernel. On Linux 6.18 with ext4, a call of a
+    /// mebibyte into a new file cost the kernel ten times the CPU of the same bytes in smaller
+    /// calls once several threads wrote at a time, the shape of concurrent uploads; calls of
+    /// 64 KiB cost nothing measurable anywhere (docs/benchmarks.md, "Figures behind design
+    /// choices").
+    static let writeChunk = 64 * 1024
+
     /// Writes `bytes` as the whole of `path`, `0600`: written to a new hidden file beside it,
     /// then renamed into place, so that a crash never leaves half a file (as
     /// `Data.write(options: .atomic)` does, which creates its file with the default mode).
@@ -42,7 +49,7 @@ public enum PrivateFiles {
         let written = Array(bytes).withUnsafeBytes { buffer -> Int32 in
             var offset = 0
             while offset < buffer.count {
-                let count = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let count = systemWrite(descriptor, buffer.baseAddress! + offset, min(buffer.count - offset, writeChunk))
                 if count < 0 {
                     if errno == EINTR { continue }
                     return errno
