@@ -20,26 +20,34 @@ enum Base64 {
         let padded = text[text.count - 1] == padding ? (text[text.count - 2] == padding ? 2 : 1) : 0
         let quads = text.count / 4
         let length = quads * 3 - padded
+        // Every quad but a padded last one decodes to three bytes, with no branch: a character
+        // outside the alphabet maps to `invalid`, whose high bit survives the or of the whole
+        // text and is looked at once, at the end.
+        let whole = padded == 0 ? quads : quads - 1
         var valid = true
         let decoded = values.withUnsafeBufferPointer { values in
             [UInt8](unsafeUninitializedCapacity: length) { output, initialized in
-                var out = 0
-                for quad in 0..<quads {
-                    let offset = quad * 4
-                    let isLast = quad == quads - 1
+                var seen: UInt8 = 0
+                for quad in 0..<whole {
+                    let offset = quad * 4, out = quad * 3
                     let a = values[Int(text[offset])], b = values[Int(text[offset + 1])]
-                    let c = isLast && padded == 2 ? 0 : values[Int(text[offset + 2])]
-                    let d = isLast && padded >= 1 ? 0 : values[Int(text[offset + 3])]
-                    guard a < 64, b < 64, c < 64, d < 64 else {
-                        valid = false
-                        break
-                    }
+                    let c = values[Int(text[offset + 2])], d = values[Int(text[offset + 3])]
+                    seen |= a | b | c | d
                     let triple = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
                     output[out] = UInt8(truncatingIfNeeded: triple >> 16)
-                    if out + 1 < length { output[out + 1] = UInt8(truncatingIfNeeded: triple >> 8) }
-                    if out + 2 < length { output[out + 2] = UInt8(truncatingIfNeeded: triple) }
-                    out += 3
+                    output[out + 1] = UInt8(truncatingIfNeeded: triple >> 8)
+                    output[out + 2] = UInt8(truncatingIfNeeded: triple)
                 }
+                if padded > 0 {
+                    let offset = whole * 4, out = whole * 3
+                    let a = values[Int(text[offset])], b = values[Int(text[offset + 1])]
+                    let c = padded == 2 ? 0 : values[Int(text[offset + 2])]
+                    seen |= a | b | c
+                    let triple = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                    output[out] = UInt8(truncatingIfNeeded: triple >> 16)
+                    if padded == 1 { output[out + 1] = UInt8(truncatingIfNeeded: triple >> 8) }
+                }
+                valid = seen < 64
                 initialized = valid ? length : 0
             }
         }

@@ -197,45 +197,72 @@ public struct JSONParser {
         // of what reading back a stored array took (docs/benchmarks.md, "Figures behind design
         // choices").
         var allBits: UInt8 = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                let content = UnsafeBufferPointer(rebasing: bytes[start..<index - 1])
-                let string = allBits < 0x80 ? String(decoding: content, as: UTF8.self) : String(validating: content, as: UTF8.self)
-                guard let string else { throw error("string is not valid UTF-8") }
-                return string
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            allBits |= byte
+        index = plainRun(from: index, allBits: &allBits)
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
             index += 1
+            let content = UnsafeBufferPointer(rebasing: bytes[start..<index - 1])
+            let string = allBits < 0x80 ? String(decoding: content, as: UTF8.self) : String(validating: content, as: UTF8.self)
+            guard let string else { throw error("string is not valid UTF-8") }
+            return string
         }
-        // An escape, a control character or the end of the input: byte by byte from the start.
-        index = start
+        // An escape, a control character or the end of the input: the runs between escapes are
+        // copied whole. A binary field's envelope is such a string, a megabyte or more of base64
+        // after the escaped line breaks of its headers (PROTOCOL §7), with `\/` for every `/`
+        // when the client's encoder escapes slashes.
         var scalars: [UInt8] = []
-        var segmentStart = index
+        scalars.append(contentsOf: bytes[start..<index])
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                scalars.append(contentsOf: bytes[segmentStart..<index])
                 index += 1
                 break
             }
             if byte < 0x20 { throw error("control character in string") }
-            if byte == UInt8(ascii: "\\") {
-                scalars.append(contentsOf: bytes[segmentStart..<index])
-                index += 1
-                try appendEscape(to: &scalars)
-                segmentStart = index
-                continue
-            }
-            index += 1
+            index += 1  // a backslash
+            try appendEscape(to: &scalars)
+            let segmentStart = index
+            index = plainRun(from: index, allBits: &allBits)
+            scalars.append(contentsOf: bytes[segmentStart..<index])
         }
         guard let string = String(validating: scalars, as: UTF8.self) else {
             throw error("string is not valid UTF-8")
         }
         return string
+    }
+
+    /// The index of the first quote, backslash or control character from `position` on (the
+    /// input's end when there is none); `allBits` gets the high bit when a byte before it has
+    /// one. Eight bytes at a time while a word holds none of those three.
+    private func plainRun(from position: Int, allBits: inout UInt8) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // Whether a byte of `word` is below `limit` (at most 0x80). Never wrong when it says no;
+        // a word it wrongly flags is read again byte by byte, which decides.
+        func hasByte(below limit: UInt64, in word: UInt64) -> Bool { (word &- ones &* limit) & ~word & highs != 0 }
+        var position = position
+        var bits: UInt64 = 0
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while position + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+                let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                if hasByte(below: 1, in: quotes) || hasByte(below: 1, in: backslashes) || hasByte(below: 0x20, in: word) {
+                    break
+                }
+                bits |= word
+                position += 8
+            }
+        }
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            bits |= UInt64(byte)
+            position += 1
+        }
+        if bits & highs != 0 { allBits |= 0x80 }
+        return position
     }
 
     private mutating func appendEscape(to output: inout [UInt8]) throws(JSONParseError) {

@@ -80,6 +80,34 @@ struct JSONParserTests {
         let error = #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes) }
         #expect(error?.description == message)
     }
+
+    @Test("a quote, an escape, a control character or a non-ASCII byte is found at every position of a word")
+    func specialBytesAtEveryPosition() throws {
+        // The plain runs between them are read eight bytes at a time: each kind of byte, at each
+        // offset in and around a word, must stop the run or mark the string as non-ASCII there.
+        let plain = Array("abcdefghijklmnopqrstuvwx".utf8)
+        for length in 0...plain.count {
+            for position in 0...length {
+                let before = Array(plain[..<position]), after = Array(plain[position..<length])
+                func text(_ middle: [UInt8]) -> [UInt8] { [0x22] + before + middle + after + [0x22] }
+                let expected = { (middle: String) in
+                    JSONValue.string(String(decoding: before, as: UTF8.self) + middle + String(decoding: after, as: UTF8.self))
+                }
+                let at = "at \(length), \(position)"
+                #expect(try JSONParser.parse(text(Array(#"\""#.utf8))) == expected("\""), "\(at)")
+                #expect(try JSONParser.parse(text(Array(#"\/"#.utf8))) == expected("/"), "\(at)")
+                #expect(try JSONParser.parse(text(Array("é".utf8))) == expected("é"), "\(at)")
+                #expect(try JSONParser.parse(text(Array(#"\n"#.utf8) + Array("é".utf8))) == expected("\né"), "\(at)")
+                let invalid = #expect(throws: JSONParseError.self) { try JSONParser.parse(text([0xFF])) }
+                #expect(invalid?.reason == "string is not valid UTF-8", "\(at)")
+                let control = #expect(throws: JSONParseError.self) { try JSONParser.parse(text([0x01])) }
+                #expect(control?.description == "control character in string at line 1, column \(position + 2)", "\(at)")
+                // An unescaped quote ends the string; the text after it is refused where it starts.
+                let early = #expect(throws: JSONParseError.self) { try JSONParser.parse(text([0x22, 0x20])) }
+                #expect(early?.description == "unexpected text after the JSON value at line 1, column \(position + 4)", "\(at)")
+            }
+        }
+    }
 }
 
 @Suite("JSONWriter")
