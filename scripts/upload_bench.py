@@ -309,6 +309,11 @@ def main():
     parser.add_argument("--uploads-only", action="store_true", help="the 1 MB upload rounds alone")
     args = parser.parse_args()
     binaries = [text.split("=", 1) if "=" in text else (os.path.basename(text), text) for text in args.binary]
+    labels = [label for label, _ in binaries] + (["pocketbase"] if args.pocketbase else [])
+    if len(set(labels)) != len(labels):
+        parser.error(f"each side needs a label of its own: {', '.join(labels)}")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     sides = [(label, functools.partial(our_upload_side, path)) for label, path in binaries]
     if args.pocketbase:
         sides.append(("pocketbase", pocketbase_upload_side))

@@ -237,8 +237,9 @@ public struct JSONParser {
     private func plainRun(from position: Int, allBits: inout UInt8) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        // Whether a byte of `word` is below `limit` (at most 0x80). Never wrong when it says no;
-        // a word it wrongly flags is read again byte by byte, which decides.
+        // Whether a byte of `word` is below `limit` (at most 0x80): exact, as the writer's escape
+        // scan (`JSONWriter`). The bits it sets may be off, which is why the stop itself is found
+        // byte by byte below.
         func hasByte(below limit: UInt64, in word: UInt64) -> Bool { (word &- ones &* limit) & ~word & highs != 0 }
         var position = position
         var bits: UInt64 = 0

@@ -34,7 +34,8 @@ struct BinaryEnvelopeTests {
             #expect(try BinaryEnvelope.parse(header + encoded, field: "f").bytes == bytes, "length \(length)")
             #expect(try BinaryEnvelope.parse(header + "\n " + encoded + " \r\n", field: "f").bytes == bytes, "surrounding whitespace")
         }
-        let refused = ["A", "AA", "AAA", "AAAAA", "A===", "=AAA", "AA==AAAA", "AA AA", "AA\nAA==", "AA-_", "AAA\u{00e9}", "AAAA\u{0}"]
+        let refused = ["A", "AA", "AAA", "AAAAA", "A===", "=AAA", "AA==AAAA", "AA AA", "AA\nAA==", "AA-_", "AAA\u{00e9}", "AAAA\u{0}",
+                       "*AAA", "A*AA", "AA*A", "AAA*", "AAAAA*AA", "A*==", "AA*=", "*A=="]
         for text in refused {
             #expect(Data(base64Encoded: text) == nil, "Foundation refuses \(text.debugDescription)")
             #expect(throws: BinaryFieldError.invalidBase64(field: "f"), "\(text.debugDescription)") { try BinaryEnvelope.parse(header + text, field: "f") }

@@ -100,8 +100,15 @@ struct JSONParserTests {
                 #expect(try JSONParser.parse(text(Array(#"\n"#.utf8) + Array("é".utf8))) == expected("\né"), "\(at)")
                 let invalid = #expect(throws: JSONParseError.self) { try JSONParser.parse(text([0xFF])) }
                 #expect(invalid?.reason == "string is not valid UTF-8", "\(at)")
-                let control = #expect(throws: JSONParseError.self) { try JSONParser.parse(text([0x01])) }
-                #expect(control?.description == "control character in string at line 1, column \(position + 2)", "\(at)")
+                for controlByte: UInt8 in [0x01, 0x1F] {
+                    let control = #expect(throws: JSONParseError.self) { try JSONParser.parse(text([controlByte])) }
+                    #expect(control?.description == "control character in string at line 1, column \(position + 2)", "\(at)")
+                }
+                #expect(try JSONParser.parse(text([0x20, 0x7F])) == expected(" \u{7F}"), "\(at)")
+                let escape = #expect(throws: JSONParseError.self) { try JSONParser.parse(text(Array(#"\x"#.utf8))) }
+                #expect(escape?.description == "invalid escape sequence at line 1, column \(position + 4)", "\(at)")
+                let unterminated = #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22] + before + after) }
+                #expect(unterminated?.description == "unterminated string at line 1, column \(length + 2)", "\(at)")
                 // An unescaped quote ends the string; the text after it is refused where it starts.
                 let early = #expect(throws: JSONParseError.self) { try JSONParser.parse(text([0x22, 0x20])) }
                 #expect(early?.description == "unexpected text after the JSON value at line 1, column \(position + 4)", "\(at)")

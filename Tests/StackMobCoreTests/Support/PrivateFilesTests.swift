@@ -13,8 +13,9 @@ struct PrivateFilesTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stackmob-private-\(UUID())").path
         try PrivateFiles.createDirectory(atPath: directory)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // A pattern that differs from one chunk to the next, so a chunk written twice or skipped shows.
-        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 18) }
+        // A pattern that differs from one chunk to the next (its 64 KiB index is added), so a
+        // chunk written twice, skipped or out of place shows.
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / PrivateFiles.writeChunk) }
         let path = directory + "/upload.bin"
 
         try PrivateFiles.write(bytes, to: path)
