@@ -233,36 +233,24 @@ public struct JSONParser {
 
     /// The index of the first quote, backslash or control character from `position` on (the
     /// input's end when there is none); `allBits` gets the high bit when a byte before it has
-    /// one. Eight bytes at a time while a word holds none of those three.
+    /// one. Eight bytes at a time while a word holds none of those, as the writer's escape scan.
     private func plainRun(from position: Int, allBits: inout UInt8) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        // Whether a byte of `word` is below `limit` (at most 0x80): exact, as the writer's escape
-        // scan (`JSONWriter`). The bits it sets may be off, which is why the stop itself is found
-        // byte by byte below.
-        func hasByte(below limit: UInt64, in word: UInt64) -> Bool { (word &- ones &* limit) & ~word & highs != 0 }
         var position = position
         var bits: UInt64 = 0
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
             while position + 8 <= bytes.count {
                 let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-                let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-                let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-                if hasByte(below: 1, in: quotes) || hasByte(below: 1, in: backslashes) || hasByte(below: 0x20, in: word) {
-                    break
-                }
+                if JSONEscapable.contains(inWord: word) { break }
                 bits |= word
                 position += 8
             }
         }
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            bits |= UInt64(byte)
+        while position < bytes.count, !JSONEscapable.contains(bytes[position]) {
+            bits |= UInt64(bytes[position])
             position += 1
         }
-        if bits & highs != 0 { allBits |= 0x80 }
+        if bits & 0x8080_8080_8080_8080 != 0 { allBits |= 0x80 }
         return position
     }
 

@@ -175,7 +175,7 @@ public enum JSONWriter {
         }
         // Runs of bytes that need no escape are copied whole.
         var runStart = 0
-        for position in bytes.indices where needsEscape(bytes[position]) {
+        for position in bytes.indices where JSONEscapable.contains(bytes[position]) {
             output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
             writeEscape(bytes[position], into: &output)
             runStart = position + 1
@@ -188,14 +188,14 @@ public enum JSONWriter {
     /// behind design choices").
     private static func containsEscapable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
-        guard raw.count >= 8 else { return !raw.isEmpty && containsEscapable(shortWord(raw)) }
+        guard raw.count >= 8 else { return !raw.isEmpty && JSONEscapable.contains(inWord: shortWord(raw)) }
         var offset = 0
         while offset < raw.count - 8 {
-            if containsEscapable(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
+            if JSONEscapable.contains(inWord: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
             offset += 8
         }
         // The last eight bytes, overlapping the word before when the length is not a multiple of 8.
-        return containsEscapable(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
+        return JSONEscapable.contains(inWord: raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
     }
 
     /// The bytes of a string of 1 to 7 bytes in one word, read without going past its end: two
@@ -211,22 +211,6 @@ public enum JSONWriter {
         }
         let spaces: UInt64 = 0x2020_2020_2020_2020
         return spaces << 24 | UInt64(raw[count - 1]) << 16 | UInt64(raw[count / 2]) << 8 | UInt64(raw[0])
-    }
-
-    /// Whether one of a word's eight bytes is below 0x20, a quote or a backslash. `(x - n * ones)
-    /// & ~x & highs` is non-zero exactly when some byte of `x` is below `n` (for n ≤ 0x80), and a
-    /// byte equal to `c` is a zero byte of `x ^ c * ones` ("Bit Twiddling Hacks", S. E. Anderson).
-    private static func containsEscapable(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasByte(below limit: UInt64, in x: UInt64) -> Bool { (x &- limit &* ones) & ~x & highs != 0 }
-        return hasByte(below: 0x20, in: word)
-            || hasByte(below: 1, in: word ^ (UInt64(UInt8(ascii: "\"")) &* ones))
-            || hasByte(below: 1, in: word ^ (UInt64(UInt8(ascii: "\\")) &* ones))
-    }
-
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     private static func writeEscape(_ byte: UInt8, into output: inout JSONOutputBuffer) {
