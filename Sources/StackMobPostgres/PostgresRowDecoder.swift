@@ -31,28 +31,40 @@ struct PostgresRowDecoder {
         }
     }
 
-    /// A column that is a field. A struct rather than a tuple: an array of tuples is copied and
-    /// destroyed through the runtime's generic tuple witnesses.
+    /// A column that is a field, and how it is read. A struct rather than a tuple: an array of
+    /// tuples is copied and destroyed through the runtime's generic tuple witnesses.
     private struct Field {
         let column: Int
         let key: JSONObject.PreparedKey
         let reading: Reading
+        /// The column's type and format on the wire, the same in every row of a statement.
+        let dataType: PostgresDataType
+        let isBinary: Bool
     }
 
     /// The columns that are fields, in the byte order of their names.
     private let fields: [Field]
+    /// The columns that are not fields, which the caller reads (`object(from:extra:)`).
+    private let extras: [Int]
 
     /// - Parameter skipping: columns the statement selects besides the fields (a page's total,
-    ///   a distance), which the caller reads by name.
+    ///   a distance), which the caller reads by name (`object(from:extra:)`).
     init(columnsOf row: PostgresRow, schema: SchemaDefinition, skipping: [String] = []) {
         var fields: [Field] = []
+        var extras: [Int] = []
         fields.reserveCapacity(row.count)
-        for (column, cell) in row.enumerated() where !skipping.contains(cell.columnName) {
+        for (column, cell) in row.enumerated() {
+            if skipping.contains(cell.columnName) {
+                extras.append(column)
+                continue
+            }
             let reading = Reading(cell.dataType, field: schema.type(of: cell.columnName))
-            fields.append(Field(column: column, key: JSONObject.PreparedKey(cell.columnName), reading: reading))
+            fields.append(
+                Field(column: column, key: JSONObject.PreparedKey(cell.columnName), reading: reading, dataType: cell.dataType, isBinary: cell.format == .binary))
         }
         fields.sort { $0.key < $1.key }
         self.fields = fields
+        self.extras = extras
     }
 
     /// Every row of `rows` as an object.
@@ -62,25 +74,34 @@ struct PostgresRowDecoder {
         return try rows.map { try decoder.object(from: $0) }
     }
 
-    func object(from row: PostgresRow) throws -> JSONObject {
+    /// The row's object; `extra` is handed each of the row's columns that is not a field.
+    ///
+    /// A field's bytes are taken alone (`subscript(data:)`): a `PostgresCell` carries its
+    /// column's name too, retained and released for every cell of every row. The type and format
+    /// a cell would carry are the field's, the same in every row of a statement. The other
+    /// columns come from the same random-access row, which a page with its total used to make a
+    /// second time for each row (docs/benchmarks.md, "Figures behind design choices").
+    func object(from row: PostgresRow, extra: (PostgresCell) throws -> Void = { _ in }) throws -> JSONObject {
         let cells = PostgresRandomAccessRow(row)
         var object = JSONObject(minimumCapacity: fields.count)
         for field in fields {
-            if let value = try Self.value(of: cells[field.column], reading: field.reading) {
+            if let value = try Self.value(of: cells[data: field.column].value, field: field, in: cells) {
                 object.append(value, forKeyAfterAll: field.key)
             }
         }
+        for column in extras { try extra(cells[column]) }
         return object
     }
 
-    /// The cell's JSON value; nil for NULL. postgres-nio asks for every result in binary format:
-    /// integers and floats big-endian, booleans one byte, text its UTF-8 bytes. Those are read
-    /// here directly; `PostgresCell.decode` reaches the same answer through a generic decoder
-    /// with a context per call. A cell in text format goes through it.
-    private static func value(of cell: PostgresCell, reading: Reading) throws -> JSONValue? {
-        guard let bytes = cell.bytes else { return nil }
-        guard cell.format == .binary else { return try decoded(cell, reading: reading) }
-        switch (reading, cell.dataType, bytes.readableBytes) {
+    /// The field's JSON value from its bytes; nil for NULL. postgres-nio asks for every result
+    /// in binary format: integers and floats big-endian, booleans one byte, text its UTF-8
+    /// bytes. Those are read here directly; `PostgresCell.decode` reaches the same answer
+    /// through a generic decoder with a context per call. A cell in text format goes through it.
+    private static func value(of bytes: ByteBuffer?, field: Field, in cells: PostgresRandomAccessRow) throws -> JSONValue? {
+        guard let bytes else { return nil }
+        let reading = field.reading
+        guard field.isBinary else { return try decoded(cells[field.column], reading: reading) }
+        switch (reading, field.dataType, bytes.readableBytes) {
         case (.integer, .int8, 8), (.integerAsFloat, .int8, 8):
             let integer = bytes.getInteger(at: bytes.readerIndex, as: Int64.self)!
             return reading == .integer ? .integer(integer) : .float(Double(integer))
@@ -93,7 +114,7 @@ struct PostgresRowDecoder {
         case (.json, .text, _), (.json, .varchar, _):
             return try JSONParser.parse(String(buffer: bytes))
         default:
-            return try decoded(cell, reading: reading)
+            return try decoded(cells[field.column], reading: reading)
         }
     }
 

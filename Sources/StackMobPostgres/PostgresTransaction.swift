@@ -63,13 +63,16 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         }
         let decoder = PostgresRowDecoder(columnsOf: first, schema: schema, skipping: [Self.totalColumn, Self.distanceColumn])
         let objects = try rows.map { row in
-            var object = try decoder.object(from: row)
-            // Only pages with a total or a distance need the extra columns by name.
-            guard query.countsTotal || near != nil else { return object }
-            let cells = row.makeRandomAccess()
-            if query.countsTotal { total = Int(try cells[Self.totalColumn].decode(Int64.self)) }
-            if let near, case .object(var point)? = object[near.field] {
-                point["distance"] = .float(try cells[Self.distanceColumn].decode(Double.self))
+            var distance: Double?
+            var object = try decoder.object(from: row) { cell in
+                switch cell.columnName {
+                case Self.totalColumn: total = Int(try cell.decode(Int64.self))
+                case Self.distanceColumn: distance = try cell.decode(Double.self)
+                default: break
+                }
+            }
+            if let near, let distance, case .object(var point)? = object[near.field] {
+                point["distance"] = .float(distance)
                 object[near.field] = .object(point)
             }
             return object

@@ -290,6 +290,65 @@ struct PostgreSQLEngineTests {
         }
     }
 
+    @Test(
+        "rows come back as objects with their members in key order, whatever the order of the table's columns, NULL columns left out, each type as written, and a page's total and distances beside them",
+        .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
+    func rowsAsObjects() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let configuration = TestServer.configuration(dataDirectory: directory)
+            let storage = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
+            let engine = try #require(storage.engine as? PostgresStorageEngine)
+            // Each step adds its column at the table's end: the columns' order is not their names'.
+            var gadget = SchemaDefinition(name: "gadget", fields: ["zeta": .integer])
+            try await engine.write { [gadget] in try await $0.evolveSchema(from: nil, to: gadget) }
+            let added: [(String, FieldType)] = [("alpha", .float), ("mid", .boolean), ("tags", .array(.string)), ("loc", .geopoint), ("b_name", .string)]
+            for (name, type) in added {
+                let next = SchemaDefinition(name: "gadget", fields: gadget.fields.merging([name: type]) { $1 })
+                try await engine.write { [gadget] in try await $0.evolveSchema(from: gadget, to: next) }
+                gadget = next
+            }
+            let full: JSONObject = [
+                "gadget_id": "g1", "createddate": 1, "lastmoddate": 2, "zeta": 7, "alpha": 1.5, "mid": true, "tags": ["x", "y"],
+                "loc": ["lat": 1.25, "lon": 2.5], "b_name": "héllo",
+            ]
+            let sparse: JSONObject = ["gadget_id": "g2", "createddate": 3, "lastmoddate": 4, "zeta": -3, "mid": false]
+            try await engine.write { [gadget] writer in
+                try await writer.insert(full, into: gadget)
+                try await writer.insert(sparse, into: gadget)
+            }
+            func inKeyOrder(_ object: JSONObject) -> Bool { Array(object.keys) == object.keys.sorted() }
+
+            let one = try await engine.readByKey { [gadget] in try await $0.fetchObject(gadget, id: "g1") }
+            #expect(one == full)
+            #expect(one.map(inKeyOrder) == true, "\(String(describing: one))")
+            let both = try await engine.read { [gadget] in try await $0.fetchObjects(gadget, ids: ["g1", "g2"]) }
+            #expect(Set(both.compactMap { $0["gadget_id"]?.stringValue }) == ["g1", "g2"])
+            for object in both {
+                #expect(object == (object["gadget_id"] == "g1" ? full : sparse))
+                #expect(inKeyOrder(object), "\(object)")
+            }
+            let page = try await engine.read { [gadget] in
+                try await $0.fetchObjects(gadget, query: ObjectQuery(order: [SortKey(field: "zeta", ascending: true)], limit: 5, countsTotal: true))
+            }
+            #expect(page.total == 2)
+            #expect(page.objects == [sparse, full])
+            #expect(page.objects.allSatisfy(inKeyOrder))
+            let near = TypedFilter.condition(
+                TypedCondition(field: "loc", target: .scalar, operation: .near(GeoPoint(lat: 1.25, lon: 2.5), maxDistance: 0.1)))
+            let nearby = try await engine.read { [gadget] in try await $0.fetchObjects(gadget, query: ObjectQuery(filter: near, limit: 5, countsTotal: true)) }
+            #expect(nearby.total == 1)
+            let found = try #require(nearby.objects.first)
+            var point = try #require(found["loc"]?.objectValue)
+            #expect(point["distance"]?.numberValue == 0)
+            point["distance"] = nil
+            var withoutDistance = found
+            withoutDistance["loc"] = .object(point)
+            #expect(withoutDistance == full)
+            #expect(inKeyOrder(found), "\(found)")
+            try await engine.close()
+        }
+    }
+
     @Test("index names past PostgreSQL's 63 bytes stay distinct and are read back by their columns", .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
     func longIndexNames() async throws {
         // Both names share their first 63 bytes: cut as PostgreSQL cuts them, they would be one
