@@ -23,6 +23,17 @@ struct PostgreSQLEngineTests {
         }
     }
 
+    /// The engine on a fresh data directory's configuration, closed after `body`.
+    static func withEngine(_ body: (PostgresStorageEngine) async throws -> Void) async throws {
+        try await TestServer.withDataDirectory { directory in
+            let configuration = TestServer.configuration(dataDirectory: directory)
+            let storage = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
+            let engine = try #require(storage.engine as? PostgresStorageEngine)
+            try await body(engine)
+            try await engine.close()
+        }
+    }
+
     @Test("geo queries read the GiST index of the point, then check the exact distance", .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
     func geoIndexPlan() async throws {
         try await TestServer.withDataDirectory { directory in
@@ -294,10 +305,7 @@ struct PostgreSQLEngineTests {
         "rows come back as objects with their members in key order, whatever the order of the table's columns, NULL columns left out, each type as written, and a page's total and distances beside them",
         .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
     func rowsAsObjects() async throws {
-        try await TestServer.withDataDirectory { directory in
-            let configuration = TestServer.configuration(dataDirectory: directory)
-            let storage = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
-            let engine = try #require(storage.engine as? PostgresStorageEngine)
+        try await Self.withEngine { engine in
             // Each step adds its column at the table's end: the columns' order is not their names'.
             var gadget = SchemaDefinition(name: "gadget", fields: ["zeta": .integer])
             try await engine.write { [gadget] in try await $0.evolveSchema(from: nil, to: gadget) }
@@ -345,7 +353,6 @@ struct PostgreSQLEngineTests {
             withoutDistance["loc"] = .object(point)
             #expect(withoutDistance == full)
             #expect(inKeyOrder(found), "\(found)")
-            try await engine.close()
         }
     }
 
@@ -424,10 +431,7 @@ struct PostgreSQLEngineTests {
         "a read by key or of one statement runs outside a transaction; a second statement runs the read again in a snapshot",
         .enabled(if: enabled, "needs STACKMOB_TEST_POSTGRESQL_URL"))
     func singleStatementReads() async throws {
-        try await TestServer.withDataDirectory { directory in
-            let configuration = TestServer.configuration(dataDirectory: directory)
-            let storage = try await TestServer.storage(configuration).open(.development, registry: SchemaRegistry(), indexes: [:])
-            let engine = try #require(storage.engine as? PostgresStorageEngine)
+        try await Self.withEngine { engine in
             // Outside a transaction block a statement runs at the session's default isolation;
             // the engine's read transactions are REPEATABLE READ.
             let isolation = PostgresStatement("SELECT current_setting('transaction_isolation')")
@@ -453,7 +457,6 @@ struct PostgreSQLEngineTests {
                 return [first, second]
             }
             #expect(swallowed == ["repeatable read", "repeatable read"])
-            try await engine.close()
         }
     }
 
