@@ -107,7 +107,7 @@ public struct Backend: Sendable {
         }
         return Backend(
             configuration: configuration, development: environments[.development]!, production: environments[.production]!,
-            generatedKeys: generated, mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory),
+            generatedKeys: generated, mailer: mailer, files: fileStore ?? LocalFileStore(dataDirectory: directory, durable: configuration.durability == .full),
             failureLimiter: FailureLimiter(policy: configuration.failureLimits),
             forgotPasswordLimiter: FailureLimiter(policy: .forgotPassword(window: configuration.failureLimits.windowSeconds), accountWide: .refuses),
             operators: operators!, storage: provider, configurationWarnings: warnings)

@@ -51,6 +51,13 @@ public struct SealingKey: Sendable {
         if link(temporary, path) != 0, errno != EEXIST {
             throw ConfigurationError(key: "data_dir", "cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
+        // The link's name on the disk too: a key lost to a power loss would be made again, and
+        // what the old one sealed could not be read.
+        do {
+            try PrivateFiles.syncDirectory(containing: path)
+        } catch {
+            throw ConfigurationError(key: "data_dir", "cannot write '\(path)': \(error.localizedDescription)")
+        }
         guard let bytes = try load(path) else { throw ConfigurationError(key: "data_dir", "cannot read '\(path)'") }
         return SealingKey(bytes: bytes)
     }

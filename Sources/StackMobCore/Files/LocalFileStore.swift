@@ -7,21 +7,34 @@ import Foundation
 public struct LocalFileStore: FileStore {
     public let root: URL
     public var publicBaseURL: String? { nil }
+    /// Whether a stored file is on the disk before `put` returns, as a commit is with
+    /// `storage.synchronous: full`; off with `normal` (and in CI mode, whose data is thrown away).
+    public let durable: Bool
 
-    public init(dataDirectory: String) {
+    public init(dataDirectory: String, durable: Bool = true) {
         root = URL(fileURLWithPath: dataDirectory).appendingPathComponent("files", isDirectory: true)
+        self.durable = durable
     }
 
+    /// Stores the file before the write that names it commits: with `durable`, a power loss
+    /// after the answer cannot leave the object naming a file the disk never received.
     public func put(_ bytes: [UInt8], key: FileKey, contentType: String) async throws {
         let file = url(of: key)
         let etag = "\"" + HexDigit.lowercase(SHA256.hash(data: bytes)).prefix(32) + "\""
         let meta = JSONWriter.bytes(["content_type": .string(contentType), "etag": .string(etag)])
+        let metaPath = metaURL(of: key).path
+        let durable = durable
+        // Directories 0700 and files 0600 (`PrivateFiles`), each written whole to a temporary
+        // file and renamed: a crash never leaves half a file.
+        @Sendable func store() throws {
+            try PrivateFiles.createDirectory(atPath: file.deletingLastPathComponent().path, durable: durable)
+            try PrivateFiles.write(meta, to: metaPath, durable: durable)
+            try PrivateFiles.write(bytes, to: file.path, durable: durable)
+        }
         do {
-            // Directories 0700 and files 0600 (`PrivateFiles`), each written whole to a temporary
-            // file and renamed: a crash never leaves half a file.
-            try PrivateFiles.createDirectory(atPath: file.deletingLastPathComponent().path)
-            try PrivateFiles.write(meta, to: metaURL(of: key).path)
-            try PrivateFiles.write(bytes, to: file.path)
+            // Syncing waits for the disk: never on Swift's shared pool (docs/architecture.md,
+            // "The event-loop rule").
+            if durable { try await ThreadOfItsOwn.run("StackMob.files.put", store) } else { try store() }
         } catch {
             throw BinaryFieldError.storageFailed(error.localizedDescription)
         }

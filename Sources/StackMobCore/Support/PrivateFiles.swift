@@ -17,8 +17,14 @@ public enum PrivateFiles {
 
     /// Creates the directory and its missing parents, `0700`. A directory that exists keeps its
     /// mode: it may be the operator's (a mounted volume); `Backend.open` warns when the data
-    /// directory is open to others.
-    public static func createDirectory(atPath path: String) throws {
+    /// directory is open to others. With `durable`, each directory made is on the disk, named in
+    /// its parent, when this returns (`fsync` of the parent): a file written into it durably is
+    /// not lost with a directory the disk never recorded.
+    public static func createDirectory(atPath path: String, durable: Bool = false) throws {
+        try createDirectory(atPath: path, durable: durable, sync: fsync)
+    }
+
+    static func createDirectory(atPath path: String, durable: Bool, sync: (Int32) -> Int32) throws {
         var missing: [String] = []
         var current = (path as NSString).standardizingPath
         while !current.isEmpty, current != "/", !FileManager.default.fileExists(atPath: current) {
@@ -26,7 +32,11 @@ public enum PrivateFiles {
             current = (current as NSString).deletingLastPathComponent
         }
         for directory in missing.reversed() {
-            if mkdir(directory, directoryMode) != 0 && errno != EEXIST { throw PrivateFileError(path: directory, code: errno) }
+            if mkdir(directory, directoryMode) != 0 {
+                if errno == EEXIST { continue }
+                throw PrivateFileError(path: directory, code: errno)
+            }
+            if durable { try syncDirectory(containing: directory, sync: sync) }
         }
     }
 
@@ -40,7 +50,20 @@ public enum PrivateFiles {
     /// Writes `bytes` as the whole of `path`, `0600`: written to a new hidden file beside it,
     /// then renamed into place, so that a crash never leaves half a file (as
     /// `Data.write(options: .atomic)` does, which creates its file with the default mode).
-    public static func write(_ bytes: some Collection<UInt8>, to path: String) throws {
+    ///
+    /// With `durable` the file survives a power loss once this returns, as a commit does with
+    /// `storage.synchronous: full` (docs/operations.md, "Durability"): its bytes are synced before
+    /// the rename, so the name never comes to the disk ahead of them (an empty file where a row
+    /// names an upload), and the directory after it, so the name is there too. Without it, the
+    /// kernel writes the file back when it will: a killed process loses nothing, a power loss
+    /// may.
+    public static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool = true) throws {
+        try write(bytes, to: path, durable: durable, sync: fsync)
+    }
+
+    /// `write(_:to:durable:)` with the system call that syncs a descriptor given (tests count
+    /// the calls).
+    static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool, sync: (Int32) -> Int32) throws {
         let name = (path as NSString).lastPathComponent
         let temporary = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
             ".\(name).\(UUID().uuidString).tmp")
@@ -58,12 +81,25 @@ public enum PrivateFiles {
             }
             return 0
         }
+        let synced = written == 0 && durable && sync(descriptor) != 0 ? errno : 0
         let closed = close(descriptor) == 0 ? 0 : errno
-        guard written == 0, closed == 0, rename(temporary, path) == 0 else {
-            let code = written != 0 ? written : closed != 0 ? closed : errno
+        guard written == 0, synced == 0, closed == 0, rename(temporary, path) == 0 else {
+            let code = written != 0 ? written : synced != 0 ? synced : closed != 0 ? closed : errno
             unlink(temporary)
             throw PrivateFileError(path: path, code: code)
         }
+        if durable { try syncDirectory(containing: path, sync: sync) }
+    }
+
+    /// Syncs the directory that holds `path`, so that the name of what was just created,
+    /// renamed or linked there is on the disk.
+    static func syncDirectory(containing path: String, sync: (Int32) -> Int32 = fsync) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw PrivateFileError(path: directory, code: errno) }
+        let synced = sync(descriptor) == 0 ? 0 : errno
+        close(descriptor)
+        if synced != 0 { throw PrivateFileError(path: directory, code: synced) }
     }
 
     /// Creates `path` empty, `0600`, when nothing is there (true); leaves a file that exists

@@ -25,3 +25,89 @@ struct PrivateFilesTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["upload.bin"])
     }
 }
+
+/// What a durable write hands the disk: the file's bytes before its name, then the name.
+@Suite("PrivateFiles: durable writes and directories")
+struct PrivateFilesDurabilityTests {
+    /// A descriptor synced, and what it was at that moment.
+    struct Synced: Equatable {
+        let isDirectory: Bool
+        /// Whether the file's final path existed when it was synced.
+        let pathExisted: Bool
+    }
+
+    /// Records each sync, as `fsync` would be called; `failing` makes them fail with EIO.
+    final class Recorder: @unchecked Sendable {
+        var synced: [Synced] = []
+        let path: String
+        let failing: Bool
+
+        init(path: String, failing: Bool = false) {
+            self.path = path
+            self.failing = failing
+        }
+
+        func sync(_ descriptor: Int32) -> Int32 {
+            var status = stat()
+            fstat(descriptor, &status)
+            synced.append(Synced(isDirectory: status.st_mode & S_IFMT == S_IFDIR, pathExisted: FileManager.default.fileExists(atPath: path)))
+            if failing {
+                errno = EIO
+                return -1
+            }
+            return fsync(descriptor)
+        }
+    }
+
+    static func withDirectory(_ body: (String) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stackmob-durable-\(UUID())").path
+        try PrivateFiles.createDirectory(atPath: directory)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try body(directory)
+    }
+
+    @Test("a durable write syncs the file's bytes before it takes its name, then the directory that holds the name")
+    func durableWrite() throws {
+        try Self.withDirectory { directory in
+            let path = directory + "/upload.bin"
+            let recorder = Recorder(path: path)
+            try PrivateFiles.write(Array(repeating: 7, count: 100_000), to: path, durable: true, sync: recorder.sync)
+            #expect(recorder.synced == [Synced(isDirectory: false, pathExisted: false), Synced(isDirectory: true, pathExisted: true)])
+            #expect(FileManager.default.contents(atPath: path)?.count == 100_000)
+        }
+    }
+
+    @Test("without durability nothing is synced")
+    func plainWrite() throws {
+        try Self.withDirectory { directory in
+            let path = directory + "/upload.bin"
+            let recorder = Recorder(path: path)
+            try PrivateFiles.write([1, 2, 3], to: path, durable: false, sync: recorder.sync)
+            try PrivateFiles.createDirectory(atPath: directory + "/a/b", durable: false, sync: recorder.sync)
+            #expect(recorder.synced.isEmpty)
+        }
+    }
+
+    @Test("a file whose bytes could not be synced is not put in place, and leaves nothing behind")
+    func failedSync() throws {
+        try Self.withDirectory { directory in
+            let path = directory + "/upload.bin"
+            let recorder = Recorder(path: path, failing: true)
+            #expect(throws: PrivateFileError.self) { try PrivateFiles.write([1, 2, 3], to: path, durable: true, sync: recorder.sync) }
+            #expect(recorder.synced.count == 1)
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory)
+            #expect(left.isEmpty, "\(left)")
+        }
+    }
+
+    @Test("each directory made durably is synced in its parent; one that exists is left alone")
+    func durableDirectories() throws {
+        try Self.withDirectory { directory in
+            let recorder = Recorder(path: directory + "/object/field")
+            try PrivateFiles.createDirectory(atPath: directory + "/object/field", durable: true, sync: recorder.sync)
+            #expect(recorder.synced == [Synced(isDirectory: true, pathExisted: false), Synced(isDirectory: true, pathExisted: true)])
+            try PrivateFiles.createDirectory(atPath: directory + "/object/field", durable: true, sync: recorder.sync)
+            #expect(recorder.synced.count == 2)
+        }
+    }
+}

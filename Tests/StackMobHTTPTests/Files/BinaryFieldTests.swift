@@ -20,6 +20,20 @@ struct BinaryFieldTests {
         try #require(URLComponents(string: url)?.percentEncodedPath)
     }
 
+    @Test(
+        "uploaded files are synced to the disk before the write that names them commits when commits are (storage.synchronous: full, the default), not with normal",
+        arguments: [StorageSettings.Durability.full, .normal])
+    func filesAsDurableAsCommits(durability: StorageSettings.Durability) async throws {
+        try await TestServer.withDataDirectory { directory in
+            var configuration = TestServer.configuration(dataDirectory: directory)
+            configuration.durability = durability
+            try await Backend.withOpened(configuration, storage: try TestServer.storage(configuration), logger: TestServer.quietLogger) { backend in
+                let store = try #require(backend.files as? LocalFileStore)
+                #expect(store.durable == (durability == .full))
+            }
+        }
+    }
+
     @Test("a 1 MB file round-trips byte-identical, ranges work, replacing and deleting remove the files")
     func megabyteLifecycle() async throws {
         try await TestServer.withDataDirectory { directory in
