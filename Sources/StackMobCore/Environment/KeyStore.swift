@@ -70,7 +70,7 @@ public struct KeyStore: Sendable {
         try? PrivateFiles.createDirectory(atPath: (path as NSString).deletingLastPathComponent)
         // Written whole, then moved into place, so a crash never leaves half a file.
         do {
-            try PrivateFiles.write(JSONWriter.bytes(.object(stored)), to: path)
+            try PrivateFiles.write(JSONWriter.bytes(.object(stored)), to: path, durable: true)
         } catch {
             throw ConfigurationError(key: "data_dir", "\(error)")
         }

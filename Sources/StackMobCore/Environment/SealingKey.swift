@@ -43,7 +43,7 @@ public struct SealingKey: Sendable {
         // started at the same time) made one meanwhile: whichever came first is the key.
         let temporary = "\(path).\(UUID().uuidString).tmp"
         do {
-            try PrivateFiles.write(Array(text.utf8), to: temporary)
+            try PrivateFiles.write(Array(text.utf8), to: temporary, durable: true)
         } catch {
             throw ConfigurationError(key: "data_dir", "cannot write '\(path)': \(error.localizedDescription)")
         }

@@ -70,6 +70,6 @@ public enum ExportTool {
     }
 
     private static func write(_ text: String, to path: String) throws {
-        try PrivateFiles.write(Array(text.utf8), to: path)
+        try PrivateFiles.write(Array(text.utf8), to: path, durable: true)
     }
 }

@@ -19,7 +19,9 @@ public enum PrivateFiles {
     /// mode: it may be the operator's (a mounted volume); `Backend.open` warns when the data
     /// directory is open to others. With `durable`, each directory made is on the disk, named in
     /// its parent, when this returns (`fsync` of the parent): a file written into it durably is
-    /// not lost with a directory the disk never recorded.
+    /// not lost with a directory the disk never recorded. Without it, a directory's name reaches
+    /// the disk when the kernel writes it back, which is enough for one made once at start (the
+    /// data directory: a power loss right after takes nothing answered).
     public static func createDirectory(atPath path: String, durable: Bool = false) throws {
         try createDirectory(atPath: path, durable: durable, sync: fsync)
     }
@@ -57,7 +59,7 @@ public enum PrivateFiles {
     /// names an upload), and the directory after it, so the name is there too. Without it, the
     /// kernel writes the file back when it will: a killed process loses nothing, a power loss
     /// may.
-    public static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool = true) throws {
+    public static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool) throws {
         try write(bytes, to: path, durable: durable, sync: fsync)
     }
 

@@ -18,7 +18,7 @@ struct PrivateFilesTests {
         let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / PrivateFiles.writeChunk) }
         let path = directory + "/upload.bin"
 
-        try PrivateFiles.write(bytes, to: path)
+        try PrivateFiles.write(bytes, to: path, durable: true)
 
         #expect(FileManager.default.contents(atPath: path).map(Array.init) == bytes)
         #expect(PrivateFiles.mode(ofItemAtPath: path) == 0o600)
