@@ -84,7 +84,7 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         var keysOnly = query
         keysOnly.countsTotal = false
         let statement = selectStatement(schema, query: keysOnly, near: query.filter?.nearCondition, columns: quote(schema.primaryKey))
-        return try await run(statement).map { row in try row.makeRandomAccess()[0].decode(String.self) }
+        return try await run(statement).map { row in try row.decode(String.self) }
     }
 
     private func count(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> Int {

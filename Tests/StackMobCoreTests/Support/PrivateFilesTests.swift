@@ -37,7 +37,7 @@ struct PrivateFilesDurabilityTests {
     }
 
     /// Records each sync, as `fsync` would be called; `failing` makes them fail with EIO.
-    final class Recorder: @unchecked Sendable {
+    final class Recorder {
         var synced: [Synced] = []
         let path: String
         let failing: Bool
