@@ -23,10 +23,11 @@ public enum PrivateFiles {
     /// the disk when the kernel writes it back, which is enough for one made once at start (the
     /// data directory: a power loss right after takes nothing answered).
     public static func createDirectory(atPath path: String, durable: Bool = false) throws {
-        try createDirectory(atPath: path, durable: durable, sync: fsync)
+        try createDirectory(atPath: path, disk: .durable(durable))
     }
 
-    static func createDirectory(atPath path: String, durable: Bool, sync: (Int32) -> Int32) throws {
+    /// `createDirectory(atPath:durable:)` syncing through `disk` (tests record the calls).
+    static func createDirectory(atPath path: String, disk: DiskSync) throws {
         var missing: [String] = []
         var current = (path as NSString).standardizingPath
         while !current.isEmpty, current != "/", !FileManager.default.fileExists(atPath: current) {
@@ -38,7 +39,7 @@ public enum PrivateFiles {
                 if errno == EEXIST { continue }
                 throw PrivateFileError(path: directory, code: errno)
             }
-            if durable { try syncDirectory(containing: directory, sync: sync) }
+            try disk.directory(containing: directory)
         }
     }
 
@@ -60,12 +61,11 @@ public enum PrivateFiles {
     /// kernel writes the file back when it will: a killed process loses nothing, a power loss
     /// may.
     public static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool) throws {
-        try write(bytes, to: path, durable: durable, sync: fsync)
+        try write(bytes, to: path, disk: .durable(durable))
     }
 
-    /// `write(_:to:durable:)` with the system call that syncs a descriptor given (tests count
-    /// the calls).
-    static func write(_ bytes: some Collection<UInt8>, to path: String, durable: Bool, sync: (Int32) -> Int32) throws {
+    /// `write(_:to:durable:)` syncing through `disk` (tests record the calls).
+    static func write(_ bytes: some Collection<UInt8>, to path: String, disk: DiskSync) throws {
         let name = (path as NSString).lastPathComponent
         let temporary = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
             ".\(name).\(UUID().uuidString).tmp")
@@ -83,25 +83,14 @@ public enum PrivateFiles {
             }
             return 0
         }
-        let synced = written == 0 && durable && sync(descriptor) != 0 ? errno : 0
+        let synced = written == 0 ? disk.descriptor(descriptor) : 0
         let closed = close(descriptor) == 0 ? 0 : errno
         guard written == 0, synced == 0, closed == 0, rename(temporary, path) == 0 else {
             let code = written != 0 ? written : synced != 0 ? synced : closed != 0 ? closed : errno
             unlink(temporary)
             throw PrivateFileError(path: path, code: code)
         }
-        if durable { try syncDirectory(containing: path, sync: sync) }
-    }
-
-    /// Syncs the directory that holds `path`, so that the name of what was just created,
-    /// renamed or linked there is on the disk.
-    static func syncDirectory(containing path: String, sync: (Int32) -> Int32 = fsync) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw PrivateFileError(path: directory, code: errno) }
-        let synced = sync(descriptor) == 0 ? 0 : errno
-        close(descriptor)
-        if synced != 0 { throw PrivateFileError(path: directory, code: synced) }
+        try disk.directory(containing: path)
     }
 
     /// Creates `path` empty, `0600`, when nothing is there (true); leaves a file that exists

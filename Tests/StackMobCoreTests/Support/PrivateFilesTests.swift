@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import StackMobCore
@@ -37,8 +38,8 @@ struct PrivateFilesDurabilityTests {
     }
 
     /// Records each sync, as `fsync` would be called; `failing` makes them fail with EIO.
-    final class Recorder {
-        var synced: [Synced] = []
+    final class Recorder: Sendable {
+        private let recorded = Mutex<[Synced]>([])
         let path: String
         let failing: Bool
 
@@ -47,15 +48,21 @@ struct PrivateFilesDurabilityTests {
             self.failing = failing
         }
 
-        func sync(_ descriptor: Int32) -> Int32 {
-            var status = stat()
-            fstat(descriptor, &status)
-            synced.append(Synced(isDirectory: status.st_mode & S_IFMT == S_IFDIR, pathExisted: FileManager.default.fileExists(atPath: path)))
-            if failing {
-                errno = EIO
-                return -1
+        var synced: [Synced] { recorded.withLock { $0 } }
+
+        /// Syncs through the recorder.
+        var disk: DiskSync {
+            DiskSync { [self] descriptor in
+                var status = stat()
+                fstat(descriptor, &status)
+                let synced = Synced(isDirectory: status.st_mode & S_IFMT == S_IFDIR, pathExisted: FileManager.default.fileExists(atPath: path))
+                recorded.withLock { $0.append(synced) }
+                if failing {
+                    errno = EIO
+                    return -1
+                }
+                return fsync(descriptor)
             }
-            return fsync(descriptor)
         }
     }
 
@@ -71,20 +78,20 @@ struct PrivateFilesDurabilityTests {
         try Self.withDirectory { directory in
             let path = directory + "/upload.bin"
             let recorder = Recorder(path: path)
-            try PrivateFiles.write(Array(repeating: 7, count: 100_000), to: path, durable: true, sync: recorder.sync)
+            try PrivateFiles.write(Array(repeating: 7, count: 100_000), to: path, disk: recorder.disk)
             #expect(recorder.synced == [Synced(isDirectory: false, pathExisted: false), Synced(isDirectory: true, pathExisted: true)])
             #expect(FileManager.default.contents(atPath: path)?.count == 100_000)
         }
     }
 
-    @Test("without durability nothing is synced")
+    @Test("without durability nothing is synced, and the file and directories are written all the same")
     func plainWrite() throws {
+        #expect(DiskSync.durable(true).isOn)
+        #expect(!DiskSync.durable(false).isOn)
         try Self.withDirectory { directory in
-            let path = directory + "/upload.bin"
-            let recorder = Recorder(path: path)
-            try PrivateFiles.write([1, 2, 3], to: path, durable: false, sync: recorder.sync)
-            try PrivateFiles.createDirectory(atPath: directory + "/a/b", durable: false, sync: recorder.sync)
-            #expect(recorder.synced.isEmpty)
+            try PrivateFiles.createDirectory(atPath: directory + "/a/b", disk: .off)
+            try PrivateFiles.write([1, 2, 3], to: directory + "/a/b/upload.bin", disk: .off)
+            #expect(FileManager.default.contents(atPath: directory + "/a/b/upload.bin").map(Array.init) == [1, 2, 3])
         }
     }
 
@@ -93,7 +100,7 @@ struct PrivateFilesDurabilityTests {
         try Self.withDirectory { directory in
             let path = directory + "/upload.bin"
             let recorder = Recorder(path: path, failing: true)
-            #expect(throws: PrivateFileError.self) { try PrivateFiles.write([1, 2, 3], to: path, durable: true, sync: recorder.sync) }
+            #expect(throws: PrivateFileError.self) { try PrivateFiles.write([1, 2, 3], to: path, disk: recorder.disk) }
             #expect(recorder.synced.count == 1)
             let left = try FileManager.default.contentsOfDirectory(atPath: directory)
             #expect(left.isEmpty, "\(left)")
@@ -104,9 +111,9 @@ struct PrivateFilesDurabilityTests {
     func durableDirectories() throws {
         try Self.withDirectory { directory in
             let recorder = Recorder(path: directory + "/object/field")
-            try PrivateFiles.createDirectory(atPath: directory + "/object/field", durable: true, sync: recorder.sync)
+            try PrivateFiles.createDirectory(atPath: directory + "/object/field", disk: recorder.disk)
             #expect(recorder.synced == [Synced(isDirectory: true, pathExisted: false), Synced(isDirectory: true, pathExisted: true)])
-            try PrivateFiles.createDirectory(atPath: directory + "/object/field", durable: true, sync: recorder.sync)
+            try PrivateFiles.createDirectory(atPath: directory + "/object/field", disk: recorder.disk)
             #expect(recorder.synced.count == 2)
         }
     }
