@@ -11,19 +11,28 @@ import Foundation
 /// A deploy copies into a staging directory, renames it to its number, then points `current` at
 /// it by renaming a new link over the old one: `rename(2)` is atomic, so a request, which
 /// resolves `current` once, reads the old version or the new one, never a mix, and never finds
-/// no `current`. This is the domain service the CLI calls (and the admin API will).
+/// no `current`. With `storage.synchronous: full`, a version's files are on the disk before
+/// `current` names it, and `current` is when a deploy returns: after a power loss the server
+/// serves the version it answered, or the one before, whole (docs/operations.md, "Durability").
+/// This is the domain service the CLI and the admin API call; it blocks on the disk, so never
+/// on an event loop.
 public struct HTML5Deployments: Sendable {
     public let root: URL
     /// Versions kept per environment, the current one included.
     public let keepVersions: Int
+    /// How a version and the `current` link are put on the disk.
+    public let disk: DiskSync
 
-    public init(dataDirectory: String, keepVersions: Int = HTML5Settings().keepVersions) {
+    public init(dataDirectory: String, keepVersions: Int = HTML5Settings().keepVersions, disk: DiskSync = .system) {
         root = URL(fileURLWithPath: dataDirectory).appendingPathComponent("html5", isDirectory: true)
         self.keepVersions = max(1, keepVersions)
+        self.disk = disk
     }
 
     public init(configuration: StackMobConfiguration) {
-        self.init(dataDirectory: configuration.dataDirectory, keepVersions: configuration.html5.keepVersions)
+        self.init(
+            dataDirectory: configuration.dataDirectory, keepVersions: configuration.html5.keepVersions,
+            disk: .durable(configuration.durability == .full))
     }
 
     /// The version being served, resolved once for the request that asks.
@@ -100,8 +109,11 @@ public struct HTML5Deployments: Sendable {
         let versions = versionsDirectory(kind)
         let staging = versions.appendingPathComponent(".staging-\(UUID().uuidString)")
         do {
-            try manager.createDirectory(at: staging, withIntermediateDirectories: true)
+            try PrivateFiles.createDirectory(atPath: versions.path, disk: disk)
+            try manager.createDirectory(at: staging, withIntermediateDirectories: false)
             try fill(staging)
+            // Every file on the disk before the version has its number.
+            try disk.tree(atPath: staging.path)
         } catch {
             try? manager.removeItem(at: staging)
             throw error as? HTML5Error ?? HTML5Error.storageFailed(error.localizedDescription)
@@ -114,6 +126,11 @@ public struct HTML5Deployments: Sendable {
                 throw HTML5Error.storageFailed("cannot rename the staging directory (errno \(errno))")
             }
             number += 1
+        }
+        do {
+            try disk.directory(atPath: versions.path)
+        } catch {
+            throw HTML5Error.storageFailed(error.localizedDescription)
         }
         try point(kind, at: number)
         prune(kind, keeping: number)
@@ -133,6 +150,11 @@ public struct HTML5Deployments: Sendable {
             let code = errno
             try? FileManager.default.removeItem(at: temporary)
             throw HTML5Error.storageFailed("cannot switch the current version (errno \(code))")
+        }
+        do {
+            try disk.directory(containing: link.path)
+        } catch {
+            throw HTML5Error.storageFailed(error.localizedDescription)
         }
     }
 

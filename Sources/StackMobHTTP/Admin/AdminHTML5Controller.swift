@@ -71,13 +71,19 @@ struct AdminHTML5Controller {
 
     @Sendable func rollback(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let kind = try AdminRequest.environment(context, backend: backend).kind
-        return try await changed(context, kind: kind, action: "html5.rollback", version: try deployments.rollback(kind))
+        // Switching versions waits for the disk (`HTML5Deployments`): off the event loop.
+        let version = try await NIOThreadPool.singleton.runIfActive { [deployments] in try deployments.rollback(kind) }
+        return try await changed(context, kind: kind, action: "html5.rollback", version: version)
     }
 
     @Sendable func promote(_ request: Request, context: StackMobRequestContext) async throws -> Response {
         let kind = try AdminRequest.environment(context, backend: backend).kind
         guard kind == .production else { throw AdminError.badInput(key: "env", "promote copies development's files to production: use /environments/production") }
-        return try await changed(context, kind: kind, action: "html5.promote", version: try deployments.promote(from: .development, to: .production))
+        // A copy of the whole site, synced: off the event loop.
+        let version = try await NIOThreadPool.singleton.runIfActive { [deployments] in
+            try deployments.promote(from: .development, to: .production)
+        }
+        return try await changed(context, kind: kind, action: "html5.promote", version: version)
     }
 
     private func changed(

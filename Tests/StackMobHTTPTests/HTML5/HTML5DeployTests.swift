@@ -71,6 +71,42 @@ struct HTML5DeployTests {
         }
     }
 
+    @Test("a version's files are on the disk before `current` names it, and `current` is when deploy, rollback and promote return")
+    func durableVersions() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let html5 = directory + "/html5"
+            // Where each environment's `current` pointed when something was synced.
+            let recorder = SyncRecorder {
+                ["development", "production"].map { kind in
+                    (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(html5)/\(kind)/current")) ?? "none"
+                }.joined(separator: " ")
+            }
+            let deployments = HTML5Deployments(dataDirectory: directory, disk: recorder.disk)
+            // Each item of `version` first synced while `current` named the one before; the
+            // environment's directory synced last, naming `version`.
+            func expectSynced(_ version: String, before: String, after: String) throws {
+                let items = SyncRecorder.tree(atPath: version)
+                #expect(items.count >= 6, "\(items)")
+                for item in items {
+                    let first = try #require(recorder.firstSync(ofItemAtPath: item), "\(item) never synced")
+                    #expect(recorder.synced[first].observed == before, "\(item)")
+                }
+                let environment = (version as NSString).deletingLastPathComponent.replacingOccurrences(of: "/versions", with: "")
+                #expect(recorder.synced.last == SyncRecorder.Synced(
+                    inode: try #require(SyncRecorder.inode(ofItemAtPath: environment)), isDirectory: true, observed: after))
+            }
+            let site = ["index.html": String(repeating: "v1 ", count: 500), "assets/app.css": "a{}", "assets/img/logo.svg": "<svg/>"]
+            #expect(try deployments.deploy(directory: try HTML5Fixture.source(site, in: directory), to: .development) == 1)
+            try expectSynced(html5 + "/development/versions/1", before: "none none", after: "versions/1 none")
+            #expect(try deployments.deploy(directory: try HTML5Fixture.source(site, in: directory), to: .development) == 2)
+            try expectSynced(html5 + "/development/versions/2", before: "versions/1 none", after: "versions/2 none")
+            #expect(try deployments.rollback(.development) == 1)
+            #expect(recorder.synced.last?.observed == "versions/1 none")
+            #expect(try deployments.promote() == 1)
+            try expectSynced(html5 + "/production/versions/1", before: "versions/1 none", after: "versions/1 versions/1")
+        }
+    }
+
     @Test("bad input at deploy time: a missing directory, a file, a link outside the directory, a dangling link")
     func badInput() async throws {
         try await TestServer.withDataDirectory { directory in
