@@ -11,12 +11,15 @@ public enum BackupTool {
     }
 
     /// A consistent copy of an environment's database into `target`, while a server may be
-    /// serving writes from another process. Returns the copy's integrity check ("ok").
+    /// serving writes from another process, on the disk when this returns (`DiskSync`). Returns
+    /// the copy's integrity check ("ok").
     public static func backup(configuration: StackMobConfiguration, environment: EnvironmentKind, to target: String) throws -> String {
         let source = databasePath(configuration: configuration, environment: environment)
         guard FileManager.default.fileExists(atPath: source) else { throw TransferError.unreadable(file: source) }
         guard !FileManager.default.fileExists(atPath: target) else { throw TransferError.exists(target) }
         try SQLiteStorageEngine.copy(databaseAt: source, to: target)
+        try DiskSync.system.file(atPath: target)
+        try DiskSync.system.directory(containing: target)
         return try SQLiteStorageEngine.integrityCheck(databaseAt: target)
     }
 
@@ -48,6 +51,9 @@ public enum BackupTool {
         try manager.copyItem(atPath: backup, toPath: target)
         // A copy keeps its source's mode; the database is the server's user's alone.
         try PrivateFiles.restrict(fileAtPath: target)
+        // On the disk before the server is started on it, its moves included.
+        try DiskSync.system.file(atPath: target)
+        try DiskSync.system.directory(containing: target)
         return kept
     }
 }

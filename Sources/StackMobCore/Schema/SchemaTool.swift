@@ -41,9 +41,14 @@ public enum SchemaTool {
             var backup: String?
             if dropping, let engine = datastore.backupEngine {
                 let directory = (configuration.dataDirectory as NSString).appendingPathComponent("backups")
-                try PrivateFiles.createDirectory(atPath: directory)
+                try PrivateFiles.createDirectory(atPath: directory, durable: true)
                 let path = (directory as NSString).appendingPathComponent("\(target.rawValue)-\(Int64(Date().timeIntervalSince1970 * 1000)).sqlite")
                 try await engine.backup(to: path)
+                // On the disk before the drop commits (`DiskSync`): a thread of its own waits.
+                try await ThreadOfItsOwn.run("StackMob.backup.sync") {
+                    try DiskSync.system.file(atPath: path)
+                    try DiskSync.system.directory(containing: path)
+                }
                 backup = path
             }
             let applied = try await datastore.deploy(declarations, dropping: dropping)

@@ -60,6 +60,27 @@ struct BackupTests {
         }
     }
 
+    @Test("a scheduled copy is on the disk before it takes a backup's name, and the name after")
+    func syncedCopies() async throws {
+        try await TestServer.withDataDirectory { directory in
+            var configuration = TestServer.configuration(dataDirectory: directory)
+            configuration.backups.directory = "\(directory)/scheduled"
+            let settings = configuration.backups
+            let copy = "\(directory)/scheduled/development-7.sqlite"
+            let recorder = SyncRecorder { FileManager.default.fileExists(atPath: copy) ? "named" : "unnamed" }
+            try await Backend.withOpened(configuration, storage: try TestServer.storage(configuration), logger: TestServer.quietLogger) { backend in
+                _ = try await backend.environment(.development).datastore.createMany([["text": "kept"]], in: "note", caller: .privateKey)
+                let written = try await BackupRounds.round(backend: backend, settings: settings, now: 7, environments: [.development], disk: recorder.disk)
+                #expect(written == [copy])
+            }
+            let file = try #require(recorder.firstSync(ofItemAtPath: copy), "\(recorder.synced)")
+            let names = try #require(recorder.lastSync(ofItemAtPath: "\(directory)/scheduled"), "\(recorder.synced)")
+            #expect(recorder.synced[file].observed == "unnamed" && !recorder.synced[file].isDirectory)
+            #expect(file < names && recorder.synced[names].observed == "named")
+            #expect(try SQLiteStorageEngine.integrityCheck(databaseAt: copy) == "ok")
+        }
+    }
+
     @Test("a scheduled round stopped midway leaves only whole copies, no more than `keep` of them")
     func cancelledRound() async throws {
         try await TestServer.withDataDirectory { directory in
