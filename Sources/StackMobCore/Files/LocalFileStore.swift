@@ -10,10 +10,18 @@ public struct LocalFileStore: FileStore {
     /// Whether a stored file is on the disk before `put` returns, as a commit is with
     /// `storage.synchronous: full`; off with `normal` (and in CI mode, whose data is thrown away).
     public let durable: Bool
+    /// Durable writes under way at most; the others wait, holding no thread. A disk syncs
+    /// one file after another anyway, and each write holds a thread while it waits for the disk:
+    /// without a bound, a burst of uploads would hold as many threads as it has connections.
+    let writers: ConcurrencyLimit
+
+    /// How many durable writes go to the disk at once.
+    public static let concurrentDurableWrites = 8
 
     public init(dataDirectory: String, durable: Bool = true) {
         root = URL(fileURLWithPath: dataDirectory).appendingPathComponent("files", isDirectory: true)
         self.durable = durable
+        writers = ConcurrencyLimit(width: Self.concurrentDurableWrites)
     }
 
     /// Stores the file before the write that names it commits: with `durable`, a power loss
@@ -34,7 +42,11 @@ public struct LocalFileStore: FileStore {
         do {
             // Syncing waits for the disk: never on Swift's shared pool (docs/architecture.md,
             // "The event-loop rule").
-            if durable { try await ThreadOfItsOwn.run("StackMob.files.put", store) } else { try store() }
+            if durable {
+                try await writers.run { try await ThreadOfItsOwn.run("StackMob.files.put", store) }
+            } else {
+                try store()
+            }
         } catch {
             throw BinaryFieldError.storageFailed(error.localizedDescription)
         }

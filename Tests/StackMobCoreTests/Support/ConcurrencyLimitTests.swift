@@ -1,0 +1,128 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import StackMobCore
+
+@Suite("ConcurrencyLimit: at most its width inside at once, the others in order of arrival")
+struct ConcurrencyLimitTests {
+    /// Lets the tasks that wait on it go, once.
+    final class Gate: Sendable {
+        private let stream: AsyncStream<Void>
+        private let continuation: AsyncStream<Void>.Continuation
+
+        init() {
+            (stream, continuation) = AsyncStream.makeStream()
+        }
+
+        func wait() async {
+            for await _ in stream {}
+        }
+
+        func open() {
+            continuation.finish()
+        }
+    }
+
+    /// A value the test's tasks share.
+    final class Shared<Value: Sendable>: Sendable {
+        private let value: Mutex<Value>
+
+        init(_ value: Value) {
+            self.value = Mutex(value)
+        }
+
+        func withLock<R: Sendable>(_ body: (inout sending Value) -> sending R) -> R {
+            value.withLock(body)
+        }
+    }
+
+    /// Waits until `condition` holds, a few seconds at most.
+    static func eventually(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    @Test("twenty callers through a width of three: never more than three inside, and three at once")
+    func width() async throws {
+        let limit = ConcurrencyLimit(width: 3)
+        let inside = Shared((now: 0, most: 0))
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    await limit.run {
+                        inside.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                        try? await Task.sleep(for: .milliseconds(5))
+                        inside.withLock { $0.now -= 1 }
+                    }
+                }
+            }
+        }
+        #expect(inside.withLock { $0.most } == 3)
+        #expect(limit.waiting == 0)
+    }
+
+    @Test("callers who wait go in in the order they came; a body that throws gives its turn back")
+    func order() async throws {
+        let limit = ConcurrencyLimit(width: 1)
+        let gate = Gate()
+        let entered = Shared<[Int]>([])
+        let holding = Shared(false)
+        let holder = Task {
+            await limit.run {
+                holding.withLock { $0 = true }
+                await gate.wait()
+            }
+        }
+        try await Self.eventually { holding.withLock { $0 } }
+        var waiters: [Task<Void, Never>] = []
+        for index in 0..<5 {
+            waiters.append(Task {
+                do {
+                    try await limit.run {
+                        entered.withLock { $0.append(index) }
+                        if index == 2 { throw CancellationError() }
+                    }
+                } catch {}
+            })
+            try await Self.eventually { limit.waiting == index + 1 }
+            #expect(limit.waiting == index + 1)
+        }
+        #expect(entered.withLock { $0 }.isEmpty)
+        gate.open()
+        await holder.value
+        for waiter in waiters { await waiter.value }
+        #expect(entered.withLock { $0 } == [0, 1, 2, 3, 4])
+        // All turns given back: one more caller goes straight in.
+        #expect(await limit.run { 42 } == 42)
+    }
+
+    @Test("a durable upload waits for a turn among the store's durable writes")
+    func durableWritesTakeTurns() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stackmob-limit-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = LocalFileStore(dataDirectory: directory, durable: true)
+        let gate = Gate()
+        // Every turn taken by someone else.
+        let holding = Shared(0)
+        let holders = (0..<store.writers.width).map { _ in
+            Task {
+                await store.writers.run {
+                    holding.withLock { $0 += 1 }
+                    await gate.wait()
+                }
+            }
+        }
+        try await Self.eventually { holding.withLock { $0 } == store.writers.width }
+        let key = FileKey(environment: .development, schema: "photo", id: "1", field: "image", filename: "a.png")
+        let put = Task { try await store.put([1, 2, 3], key: key, contentType: "image/png") }
+        try await Self.eventually { store.writers.waiting == 1 }
+        #expect(store.writers.waiting == 1)
+        #expect(store.file(key) == nil)
+        gate.open()
+        try await put.value
+        for holder in holders { await holder.value }
+        #expect(store.file(key)?.size == 3)
+    }
+}
