@@ -55,6 +55,9 @@ public enum ExportTool {
                     try manager.copyItem(atPath: source, toPath: "\(directory)/files")
                     // Files an earlier version stored keep their default mode in the copy.
                     try PrivateFiles.restrict(treeAtPath: "\(directory)/files")
+                    // On the disk as the export's other files are (the manifest's write syncs
+                    // the name `files`).
+                    try DiskSync.system.tree(atPath: "\(directory)/files")
                     summary.files = true
                 }
             }

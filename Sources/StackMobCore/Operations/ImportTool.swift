@@ -54,7 +54,7 @@ public enum ImportTool {
             }
             let files = "\(directory)/files"
             if FileManager.default.fileExists(atPath: files), let local = backend.files as? LocalFileStore {
-                try copyMerging(from: URL(fileURLWithPath: files), to: local.root.appendingPathComponent(kind.rawValue))
+                try copyMerging(from: URL(fileURLWithPath: files), to: local.root.appendingPathComponent(kind.rawValue), disk: .durable(local.durable))
                 summary.files = true
             }
             return summary
@@ -134,20 +134,26 @@ public enum ImportTool {
         }
     }
 
-    private static func copyMerging(from source: URL, to target: URL) throws {
+    /// Copies the export's files in, each synced with the directory that names it as the file
+    /// store syncs an upload (`disk`, `storage.synchronous`).
+    private static func copyMerging(from source: URL, to target: URL, disk: DiskSync) throws {
         let manager = FileManager.default
         guard let enumerator = manager.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey]) else { return }
+        var namingDirectories: Set<String> = []
         for case let url as URL in enumerator {
             let relative = String(url.path.dropFirst(source.path.count))
             let destination = URL(fileURLWithPath: target.path + relative)
             // Into the data directory: 0700 and 0600 whatever the export's modes (`PrivateFiles`).
             if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
-                try PrivateFiles.createDirectory(atPath: destination.path)
+                try PrivateFiles.createDirectory(atPath: destination.path, disk: disk)
             } else {
                 if manager.fileExists(atPath: destination.path) { try manager.removeItem(at: destination) }
                 try manager.copyItem(at: url, to: destination)
                 try PrivateFiles.restrict(fileAtPath: destination.path)
+                try disk.file(atPath: destination.path)
+                namingDirectories.insert(destination.deletingLastPathComponent().path)
             }
         }
+        for directory in namingDirectories { try disk.directory(atPath: directory) }
     }
 }

@@ -59,7 +59,7 @@ struct ConsoleHealthTests {
     /// started its clocks (its first check on each loop only does that).
     static func stallALoop() async throws {
         try await Task.sleep(for: .milliseconds(200))
-        try await MultiThreadedEventLoopGroup.singleton.next().submit { usleep(200_000) }.get()
+        _ = try await MultiThreadedEventLoopGroup.singleton.next().submit { usleep(200_000) }.get()
     }
 
     @Test("the overview shows each figure with a real value, linked to its page; nothing secret")

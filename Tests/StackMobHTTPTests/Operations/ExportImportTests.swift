@@ -68,6 +68,34 @@ struct ExportImportTests {
         }
     }
 
+    @Test("export --files, then import, brings the binary fields' files along, byte for byte and private")
+    func filesRoundTrip() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let source = "\(directory)/source"
+            let original = BinaryFieldTests.randomBytes(200_000)
+            let (server, port) = try await OperationsHarness.serve(["--data-dir", source], in: directory)
+            let path = try await OperationsHarness.withClient(port: port) { client in
+                let created = try await client.create("photo", ["title": "cat", "pic": .string(BinaryFieldTests.envelope(original, filename: "cat.png"))])
+                return try BinaryFieldTests.path(of: try #require(created["pic"]?.stringValue))
+            }
+            #expect(await server.terminate() == 0)
+            let (exported, exportOutput) = try await OperationsHarness.run(
+                ["export", "--data-dir", source, "--out", "\(directory)/dump", "--files"], in: directory)
+            #expect(exported == 0 && exportOutput.contains("with files"), "\(exportOutput)")
+            let target = "\(directory)/target"
+            let (imported, importOutput) = try await OperationsHarness.run(["import", "--data-dir", target, "--from", "\(directory)/dump"], in: directory)
+            #expect(imported == 0, "\(importOutput)")
+            let stored = target + "/files" + path.replacingOccurrences(of: "/_files", with: "")
+            #expect(PrivateFiles.mode(ofItemAtPath: stored) == 0o600, "\(stored)")
+            let (again, againPort) = try await OperationsHarness.serve(["--data-dir", target], in: directory)
+            try await OperationsHarness.withClient(port: againPort) { client in
+                let download = try await client.withoutKey.get(path)
+                #expect(download.status == .ok && download.body == original && download.header("Content-Type") == "image/png")
+            }
+            #expect(await again.terminate() == 0)
+        }
+    }
+
     @Test("an import that replaces a user with another account of the same login ends the replaced account's sessions")
     func importReplacingAUser() async throws {
         try await TestServer.withDataDirectory { directory in
