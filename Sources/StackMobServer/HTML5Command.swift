@@ -3,8 +3,7 @@ import Foundation
 import StackMobCore
 
 /// `stackmob-server html5 …`: publishes an environment's HTML5 app (docs/operations.md, "Hosting
-/// your HTML5 app"). Thin: each subcommand calls `HTML5Deployments`, which the admin API will
-/// call too.
+/// your HTML5 app"). Thin: each subcommand calls `HTML5Deployments`, as the admin API does.
 struct HTML5Command: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "html5", abstract: "Deploy, roll back and promote the HTML5 app.",
