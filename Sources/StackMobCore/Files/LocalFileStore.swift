@@ -10,9 +10,10 @@ public struct LocalFileStore: FileStore {
     /// Whether a stored file is on the disk before `put` returns, as a commit is with
     /// `storage.synchronous: full`; off with `normal` (and in CI mode, whose data is thrown away).
     public let durable: Bool
-    /// Durable writes under way at most; the others wait, holding no thread. A disk syncs
-    /// one file after another anyway, and each write holds a thread while it waits for the disk:
-    /// without a bound, a burst of uploads would hold as many threads as it has connections.
+    /// Durable writes under way at most; the others wait, holding no thread. Each write holds
+    /// a thread while it waits for the disk, so without a bound a burst of uploads would hold as
+    /// many threads as it has connections; past about eight at once a disk syncs no more files a
+    /// second (docs/benchmarks.md, "Figures behind design choices").
     let writers: ConcurrencyLimit
 
     /// How many durable writes go to the disk at once.
