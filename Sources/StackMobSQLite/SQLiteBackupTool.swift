@@ -1,5 +1,9 @@
-import StackMobCore
 import Foundation
+import StackMobCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Backups of the SQLite databases (docs/operations.md, "Backups and restore"):
 /// `stackmob-server backup` and `restore`, and the scheduled copies of `backups.*`. PostgreSQL
@@ -11,23 +15,46 @@ public enum BackupTool {
     }
 
     /// A consistent copy of an environment's database into `target`, while a server may be
-    /// serving writes from another process, on the disk when this returns (`DiskSync`). Returns
-    /// the copy's integrity check ("ok").
-    public static func backup(configuration: StackMobConfiguration, environment: EnvironmentKind, to target: String) throws -> String {
+    /// serving writes from another process. The copy is made under a hidden name beside
+    /// `target`, synced, then renamed (`disk`): `target` is a whole copy on the disk, or absent.
+    /// Returns the copy's integrity check ("ok").
+    public static func backup(
+        configuration: StackMobConfiguration, environment: EnvironmentKind, to target: String, disk: DiskSync = .system
+    ) throws -> String {
         let source = databasePath(configuration: configuration, environment: environment)
         guard FileManager.default.fileExists(atPath: source) else { throw TransferError.unreadable(file: source) }
         guard !FileManager.default.fileExists(atPath: target) else { throw TransferError.exists(target) }
-        try SQLiteStorageEngine.copy(databaseAt: source, to: target)
-        try DiskSync.system.file(atPath: target)
-        try DiskSync.system.directory(containing: target)
+        let partial = hiddenBeside(target, suffix: "partial")
+        unlink(partial)  // one a crash left
+        do {
+            try SQLiteStorageEngine.copy(databaseAt: source, to: partial)
+            try disk.syncFile(atPath: partial)
+            // `link` rather than `rename`: it refuses a `target` made meanwhile.
+            guard link(partial, target) == 0 else { throw PrivateFileError(path: target, code: errno) }
+            unlink(partial)
+            try disk.syncDirectory(containing: target)
+        } catch {
+            unlink(partial)
+            throw error
+        }
         return try SQLiteStorageEngine.integrityCheck(databaseAt: target)
+    }
+
+    /// `.<name>.<suffix>` in `path`'s directory.
+    private static func hiddenBeside(_ path: String, suffix: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        return (directory as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).\(suffix)")
     }
 
     /// Puts a backup back as an environment's database; the server must be stopped. The current
     /// database (with its `-wal` and `-shm` files, which may hold its last commits) is kept
     /// beside it as `<env>.sqlite.before-restore-<ms>`. Refuses a copy that fails
     /// `PRAGMA integrity_check`, and a database another process (a running server) has open.
-    public static func restore(configuration: StackMobConfiguration, environment: EnvironmentKind, from backup: String) throws -> String? {
+    /// The copy is made and synced (`disk`) under a hidden name first, then renamed into place:
+    /// a crash or a power loss leaves the old database or the whole copy, never part of it.
+    public static func restore(
+        configuration: StackMobConfiguration, environment: EnvironmentKind, from backup: String, disk: DiskSync = .system
+    ) throws -> String? {
         let manager = FileManager.default
         guard manager.fileExists(atPath: backup) else { throw TransferError.unreadable(file: backup) }
         let check = try SQLiteStorageEngine.integrityCheck(databaseAt: backup)
@@ -35,6 +62,17 @@ public enum BackupTool {
         let target = databasePath(configuration: configuration, environment: environment)
         if SQLiteStorageEngine.isOpenElsewhere(databaseAt: target) { throw RestoreRefusal.databaseInUse(target) }
         try PrivateFiles.createDirectory(atPath: configuration.dataDirectory)
+        let incoming = hiddenBeside(target, suffix: "restoring")
+        if manager.fileExists(atPath: incoming) { try manager.removeItem(atPath: incoming) }
+        do {
+            try manager.copyItem(atPath: backup, toPath: incoming)
+            // A copy keeps its source's mode; the database is the server's user's alone.
+            try PrivateFiles.restrict(fileAtPath: incoming)
+            try disk.syncFile(atPath: incoming)
+        } catch {
+            try? manager.removeItem(atPath: incoming)
+            throw error
+        }
         var kept: String?
         if manager.fileExists(atPath: target) {
             let aside = "\(target).before-restore-\(Int64(Date().timeIntervalSince1970 * 1000))"
@@ -48,12 +86,9 @@ public enum BackupTool {
                 try manager.removeItem(atPath: target + suffix)
             }
         }
-        try manager.copyItem(atPath: backup, toPath: target)
-        // A copy keeps its source's mode; the database is the server's user's alone.
-        try PrivateFiles.restrict(fileAtPath: target)
-        // On the disk before the server is started on it, its moves included.
-        try DiskSync.system.file(atPath: target)
-        try DiskSync.system.directory(containing: target)
+        try manager.moveItem(atPath: incoming, toPath: target)
+        // The moves' names on the disk before the server is started on the copy.
+        try disk.syncDirectory(containing: target)
         return kept
     }
 }

@@ -54,7 +54,7 @@ public struct SealingKey: Sendable {
         // The link's name on the disk too: a key lost to a power loss would be made again, and
         // what the old one sealed could not be read.
         do {
-            try DiskSync.system.directory(containing: path)
+            try DiskSync.system.syncDirectory(containing: path)
         } catch {
             throw ConfigurationError(key: "data_dir", "cannot write '\(path)': \(error.localizedDescription)")
         }

@@ -53,17 +53,34 @@ public struct LocalFileStore: FileStore {
         }
     }
 
+    /// Removes the file under `key`. With `durable`, the removal is on the disk when this
+    /// returns, as a commit is: a deleted user's file does not come back after a power loss.
     public func delete(_ key: FileKey) async throws {
-        let manager = FileManager.default
-        for url in [url(of: key), metaURL(of: key)] where manager.fileExists(atPath: url.path) {
-            try manager.removeItem(at: url)
+        let paths = [url(of: key).path, metaURL(of: key).path]
+        let durable = durable
+        @Sendable func remove() throws {
+            let manager = FileManager.default
+            var removed = false
+            for path in paths where manager.fileExists(atPath: path) {
+                try manager.removeItem(atPath: path)
+                removed = true
+            }
+            // Empty field and object directories go too, so a deleted object leaves nothing
+            // behind; the directory that named the last thing removed is synced.
+            var directory = (paths[0] as NSString).deletingLastPathComponent
+            for _ in 0..<2 {
+                guard (try? manager.contentsOfDirectory(atPath: directory))?.isEmpty == true,
+                    (try? manager.removeItem(atPath: directory)) != nil
+                else { break }
+                removed = true
+                directory = (directory as NSString).deletingLastPathComponent
+            }
+            if durable && removed { try DiskSync.system.syncDirectory(atPath: directory) }
         }
-        // Empty field and object directories go too, so a deleted object leaves nothing behind.
-        var directory = url(of: key).deletingLastPathComponent()
-        for _ in 0..<2 {
-            guard (try? manager.contentsOfDirectory(atPath: directory.path))?.isEmpty == true else { break }
-            try? manager.removeItem(at: directory)
-            directory = directory.deletingLastPathComponent()
+        if durable {
+            try await writers.run { try await ThreadOfItsOwn.run("StackMob.files.delete", remove) }
+        } else {
+            try remove()
         }
     }
 

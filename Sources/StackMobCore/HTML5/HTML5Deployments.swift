@@ -67,7 +67,9 @@ public struct HTML5Deployments: Sendable {
         let upload = environmentDirectory(kind).appendingPathComponent(".upload-\(UUID().uuidString)", isDirectory: true)
         defer { try? manager.removeItem(at: upload) }
         do {
-            try manager.createDirectory(at: upload, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // The environment's directory as a deploy from a directory makes it (`publish`).
+            try PrivateFiles.createDirectory(atPath: environmentDirectory(kind).path, disk: disk)
+            try manager.createDirectory(at: upload, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         } catch {
             throw HTML5Error.storageFailed(error.localizedDescription)
         }
@@ -113,7 +115,7 @@ public struct HTML5Deployments: Sendable {
             try manager.createDirectory(at: staging, withIntermediateDirectories: false)
             try fill(staging)
             // Every file on the disk before the version has its number.
-            try disk.tree(atPath: staging.path)
+            try disk.syncTree(atPath: staging.path)
         } catch {
             try? manager.removeItem(at: staging)
             throw error as? HTML5Error ?? HTML5Error.storageFailed(error.localizedDescription)
@@ -121,14 +123,15 @@ public struct HTML5Deployments: Sendable {
         // Another deploy may take the same number first: the rename then fails, and the next one is tried.
         var number = (self.versions(kind).last ?? 0) + 1
         while rename(staging.path, versions.appendingPathComponent(String(number)).path) != 0 {
-            guard errno == EEXIST || errno == ENOTEMPTY, number < Int(Int32.max) else {
+            let code = errno
+            guard code == EEXIST || code == ENOTEMPTY, number < Int(Int32.max) else {
                 try? manager.removeItem(at: staging)
-                throw HTML5Error.storageFailed("cannot rename the staging directory (errno \(errno))")
+                throw HTML5Error.storageFailed("cannot rename the staging directory (errno \(code))")
             }
             number += 1
         }
         do {
-            try disk.directory(atPath: versions.path)
+            try disk.syncDirectory(atPath: versions.path)
         } catch {
             throw HTML5Error.storageFailed(error.localizedDescription)
         }
@@ -152,17 +155,27 @@ public struct HTML5Deployments: Sendable {
             throw HTML5Error.storageFailed("cannot switch the current version (errno \(code))")
         }
         do {
-            try disk.directory(containing: link.path)
+            try disk.syncDirectory(containing: link.path)
         } catch {
-            throw HTML5Error.storageFailed(error.localizedDescription)
+            throw HTML5Error.storageFailed("switched to version \(number), but could not sync the switch: \(error.localizedDescription)")
         }
     }
 
-    /// Removes the oldest versions beyond `keepVersions`, never the one being served.
+    /// Removes the oldest versions beyond `keepVersions`, never the one being served. Each is
+    /// renamed out of the versions' names first (and that synced), so that a removal cut short
+    /// by a crash or a power loss never leaves part of a version that a rollback would serve.
     private func prune(_ kind: EnvironmentKind, keeping current: Int) {
-        let old = versions(kind).filter { $0 != current }
+        let versions = versionsDirectory(kind)
+        let old = self.versions(kind).filter { $0 != current }
+        var renamed = false
         for number in old.dropLast(max(0, keepVersions - 1)) {
-            try? FileManager.default.removeItem(at: versionsDirectory(kind).appendingPathComponent(String(number)))
+            let doomed = versions.appendingPathComponent(".pruned-\(UUID().uuidString)")
+            if rename(versions.appendingPathComponent(String(number)).path, doomed.path) == 0 { renamed = true }
+        }
+        if renamed { try? disk.syncDirectory(atPath: versions.path) }
+        // Then removed, with any a crash left before.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: versions.path)) ?? [] where name.hasPrefix(".pruned-") {
+            try? FileManager.default.removeItem(at: versions.appendingPathComponent(name))
         }
     }
 

@@ -18,41 +18,50 @@ public enum BackupRounds {
     /// own connections, into `directory` as `<env>-<ms>.sqlite`, then only the newest `keep`
     /// copies of each environment are kept. Returns the new files.
     ///
-    /// A copy is written under a hidden name and renamed once complete, so that a round stopped
-    /// midway (the server shutting down cancels it) never leaves a partial copy under a name that
-    /// rotation and `restore` take for a backup. It is synced before the rename and the directory
-    /// after (`disk`; SQLite syncs nothing `VACUUM INTO` writes), so that a power loss cannot
-    /// leave a torn copy under a backup's name once rotation has deleted an older, whole one.
+    /// Each copy is made by `copy(_:to:disk:)`.
     public static func round(
         backend: Backend, settings: BackupSettings, now: Int64, environments: [EnvironmentKind] = EnvironmentKind.allCases,
         disk: DiskSync = .system
     ) async throws -> [String] {
         let directory = settings.directory(dataDirectory: backend.configuration.dataDirectory)
-        let manager = FileManager.default
-        try PrivateFiles.createDirectory(atPath: directory, durable: disk.isOn)
         var written: [String] = []
         for kind in environments {
             guard let engine = backend.environment(kind).datastore.backupEngine else { continue }
             let path = (directory as NSString).appendingPathComponent("\(kind.rawValue)-\(now).sqlite")
-            if manager.fileExists(atPath: path) { continue }
-            let partial = (directory as NSString).appendingPathComponent(".\(kind.rawValue)-\(now).sqlite.partial")
-            try? manager.removeItem(atPath: partial)
-            do {
-                try await engine.backup(to: partial)
-                // The syncs wait for the disk: a thread of their own, never Swift's shared pool.
-                try await ThreadOfItsOwn.run("StackMob.backup.sync") {
-                    try disk.file(atPath: partial)
-                    try FileManager.default.moveItem(atPath: partial, toPath: path)
-                    try disk.directory(atPath: directory)
-                }
-            } catch {
-                try? manager.removeItem(atPath: partial)
-                throw error
-            }
+            if FileManager.default.fileExists(atPath: path) { continue }
+            try await copy(engine, to: path, disk: disk)
             written.append(path)
             try rotate(directory: directory, environment: kind, keep: settings.keep)
         }
         return written
+    }
+
+    /// Copies the database `engine` serves to `path`, a backup's name, creating its directory:
+    /// written under a hidden name and renamed once complete, so that a copy stopped midway (the
+    /// server shutting down cancels a round) never leaves a partial copy under a name that
+    /// rotation and `restore` take for a backup; synced before the rename and its directory
+    /// after (`disk`; SQLite syncs nothing `VACUUM INTO` writes), so that a power loss cannot
+    /// leave a torn copy there once rotation has deleted an older, whole one. On a failure
+    /// nothing is left under either name.
+    public static func copy(_ engine: any StorageBackup, to path: String, disk: DiskSync) async throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let partial = (directory as NSString).appendingPathComponent("." + (path as NSString).lastPathComponent + ".partial")
+        do {
+            // The syncs wait for the disk: a thread of their own, never Swift's shared pool.
+            try await ThreadOfItsOwn.run("StackMob.backup.directory") {
+                try PrivateFiles.createDirectory(atPath: directory, disk: disk)
+                if FileManager.default.fileExists(atPath: partial) { try FileManager.default.removeItem(atPath: partial) }
+            }
+            try await engine.backup(to: partial)
+            try await ThreadOfItsOwn.run("StackMob.backup.sync") {
+                try disk.syncFile(atPath: partial)
+                try FileManager.default.moveItem(atPath: partial, toPath: path)
+                try disk.syncDirectory(atPath: directory)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw error
+        }
     }
 
     /// Deletes all but the newest `keep` scheduled copies of an environment.

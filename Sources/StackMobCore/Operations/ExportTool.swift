@@ -28,7 +28,7 @@ public enum ExportTool {
         if let existing = try? manager.contentsOfDirectory(atPath: directory), !existing.isEmpty { throw TransferError.exists(directory) }
         // An export holds what the database holds (password hashes, push tokens): directories
         // 0700, files 0600, as in the data directory (`PrivateFiles`).
-        try PrivateFiles.createDirectory(atPath: "\(directory)/objects")
+        try PrivateFiles.createDirectory(atPath: "\(directory)/objects", durable: true)
         return try await Backend.withOpened(configuration, storage: storage, logger: logger) { backend in
             let environment = backend.environment(kind)
             var summary = Summary()
@@ -57,7 +57,7 @@ public enum ExportTool {
                     try PrivateFiles.restrict(treeAtPath: "\(directory)/files")
                     // On the disk as the export's other files are (the manifest's write syncs
                     // the name `files`).
-                    try DiskSync.system.tree(atPath: "\(directory)/files")
+                    try DiskSync.system.syncTree(atPath: "\(directory)/files")
                     summary.files = true
                 }
             }

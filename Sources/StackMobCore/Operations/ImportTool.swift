@@ -45,17 +45,19 @@ public enum ImportTool {
             if let conflict = plan.conflicts.first { throw TransferError.conflict("\(conflict)") }
             try await datastore.deploy(ordered)
             var summary = Summary()
+            // The files before the objects that name them, as an upload stores its file before
+            // its commit (`LocalFileStore.put`).
+            let files = "\(directory)/files"
+            if FileManager.default.fileExists(atPath: files), let local = backend.files as? LocalFileStore {
+                try copyMerging(from: URL(fileURLWithPath: files), to: local.root.appendingPathComponent(kind.rawValue), disk: .durable(local.durable))
+                summary.files = true
+            }
             let objects = batches.map { (schema: $0.schema, objects: $0.objects.map(\.object)) }
             summary.objects = try await datastore.importObjects(objects) { progress($0, total) }
             let existing = Set(try await environment.push.allTokens().map { "\($0.token.type.rawValue)\u{0}\($0.token.token)\u{0}\($0.user ?? "")" })
             for (token, user) in tokens where !existing.contains("\(token.type.rawValue)\u{0}\(token.token)\u{0}\(user ?? "")") {
                 try await environment.push.register(token, user: user, overwrite: true)
                 summary.pushTokensAdded += 1
-            }
-            let files = "\(directory)/files"
-            if FileManager.default.fileExists(atPath: files), let local = backend.files as? LocalFileStore {
-                try copyMerging(from: URL(fileURLWithPath: files), to: local.root.appendingPathComponent(kind.rawValue), disk: .durable(local.durable))
-                summary.files = true
             }
             return summary
         }
@@ -134,26 +136,19 @@ public enum ImportTool {
         }
     }
 
-    /// Copies the export's files in, each synced with the directory that names it as the file
-    /// store syncs an upload (`disk`, `storage.synchronous`).
+    /// Copies the export's files in as the file store writes an upload (`PrivateFiles.write`):
+    /// 0700 and 0600 whatever the export's modes, each file whole under its name or absent, and
+    /// with `disk` on the disk before its name is.
     private static func copyMerging(from source: URL, to target: URL, disk: DiskSync) throws {
-        let manager = FileManager.default
-        guard let enumerator = manager.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey]) else { return }
-        var namingDirectories: Set<String> = []
+        guard let enumerator = FileManager.default.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey]) else { return }
         for case let url as URL in enumerator {
             let relative = String(url.path.dropFirst(source.path.count))
             let destination = URL(fileURLWithPath: target.path + relative)
-            // Into the data directory: 0700 and 0600 whatever the export's modes (`PrivateFiles`).
             if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
                 try PrivateFiles.createDirectory(atPath: destination.path, disk: disk)
             } else {
-                if manager.fileExists(atPath: destination.path) { try manager.removeItem(at: destination) }
-                try manager.copyItem(at: url, to: destination)
-                try PrivateFiles.restrict(fileAtPath: destination.path)
-                try disk.file(atPath: destination.path)
-                namingDirectories.insert(destination.deletingLastPathComponent().path)
+                try PrivateFiles.write(Array(try Data(contentsOf: url)), to: destination.path, disk: disk)
             }
         }
-        for directory in namingDirectories { try disk.directory(atPath: directory) }
     }
 }

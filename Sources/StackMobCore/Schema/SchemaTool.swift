@@ -21,10 +21,11 @@ public enum SchemaTool {
 
     /// The plan of applying `source` to `target`; `apply` also applies it (additive, one
     /// transaction). `drop` also drops what the target holds and the source does not declare,
-    /// after copying the target's database to `<data_dir>/backups/` (answered as `backup`).
+    /// after copying the target's database to `<data_dir>/backups/` (answered as `backup`; whole
+    /// and, through `disk`, on the disk before anything is dropped).
     public static func plan(
         configuration: StackMobConfiguration, storage: any StorageProvider, from source: Source, to target: EnvironmentKind, apply: Bool,
-        drop: Bool = false, logger: Logger
+        drop: Bool = false, logger: Logger, disk: DiskSync = .system
     ) async throws -> (plan: SchemaPlan, drop: DropOutcome?) {
         try await Backend.withOpened(configuration, storage: storage, logger: logger) { backend in
             let declarations: [SchemaDeclaration]
@@ -41,14 +42,9 @@ public enum SchemaTool {
             var backup: String?
             if dropping, let engine = datastore.backupEngine {
                 let directory = (configuration.dataDirectory as NSString).appendingPathComponent("backups")
-                try PrivateFiles.createDirectory(atPath: directory, durable: true)
                 let path = (directory as NSString).appendingPathComponent("\(target.rawValue)-\(Int64(Date().timeIntervalSince1970 * 1000)).sqlite")
-                try await engine.backup(to: path)
-                // On the disk before the drop commits (`DiskSync`): a thread of its own waits.
-                try await ThreadOfItsOwn.run("StackMob.backup.sync") {
-                    try DiskSync.system.file(atPath: path)
-                    try DiskSync.system.directory(containing: path)
-                }
+                // Whole and on the disk before the drop commits.
+                try await BackupRounds.copy(engine, to: path, disk: disk)
                 backup = path
             }
             let applied = try await datastore.deploy(declarations, dropping: dropping)

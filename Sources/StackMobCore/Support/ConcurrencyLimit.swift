@@ -5,8 +5,9 @@ import Synchronization
 /// waits (`ThreadOfItsOwn`), so that many callers at once cost that many waiting tasks, not that
 /// many threads.
 ///
-/// A caller cancelled while it waits still waits for its turn (then runs, and sees its
-/// cancellation there): the wait is as long as the work before it, which is bounded.
+/// A caller cancelled while it waits still waits for its turn, then runs: the wait is as long as
+/// the work before it, which is bounded, and work that must not half happen (a file the object's
+/// commit names) is not cut short.
 public final class ConcurrencyLimit: Sendable {
     public let width: Int
     private let state: Mutex<State>

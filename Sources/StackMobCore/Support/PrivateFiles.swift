@@ -39,7 +39,7 @@ public enum PrivateFiles {
                 if errno == EEXIST { continue }
                 throw PrivateFileError(path: directory, code: errno)
             }
-            try disk.directory(containing: directory)
+            try disk.syncDirectory(containing: directory)
         }
     }
 
@@ -83,14 +83,14 @@ public enum PrivateFiles {
             }
             return 0
         }
-        let synced = written == 0 ? disk.descriptor(descriptor) : 0
+        let synced = written == 0 ? disk.sync(descriptor: descriptor) : 0
         let closed = close(descriptor) == 0 ? 0 : errno
         guard written == 0, synced == 0, closed == 0, rename(temporary, path) == 0 else {
             let code = written != 0 ? written : synced != 0 ? synced : closed != 0 ? closed : errno
             unlink(temporary)
             throw PrivateFileError(path: path, code: code)
         }
-        try disk.directory(containing: path)
+        try disk.syncDirectory(containing: path)
     }
 
     /// Creates `path` empty, `0600`, when nothing is there (true); leaves a file that exists

@@ -37,29 +37,36 @@ struct ConcurrencyLimitTests {
         }
     }
 
-    /// Waits until `condition` holds, a few seconds at most.
-    static func eventually(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() {
+    /// Waits until `condition` holds, five seconds at most; a condition that never holds is
+    /// recorded as the failure it is.
+    static func eventually(_ condition: () -> Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for _ in 0..<500 {
+            if condition() { return }
             try await Task.sleep(for: .milliseconds(10))
         }
+        Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
     }
 
-    @Test("twenty callers through a width of three: never more than three inside, and three at once")
+    @Test("twenty callers through a width of three: three go in, seventeen wait, and all pass in the end")
     func width() async throws {
         let limit = ConcurrencyLimit(width: 3)
-        let inside = Shared((now: 0, most: 0))
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<20 {
-                group.addTask {
-                    await limit.run {
-                        inside.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
-                        try? await Task.sleep(for: .milliseconds(5))
-                        inside.withLock { $0.now -= 1 }
-                    }
+        let gate = Gate()
+        let inside = Shared((now: 0, most: 0, done: 0))
+        let callers = (0..<20).map { _ in
+            Task {
+                await limit.run {
+                    inside.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                    await gate.wait()
+                    inside.withLock { $0.now -= 1; $0.done += 1 }
                 }
             }
         }
+        try await Self.eventually({ limit.waiting == 17 }, "seventeen wait")
+        #expect(inside.withLock { $0.now } == 3)
+        gate.open()
+        for caller in callers { await caller.value }
         #expect(inside.withLock { $0.most } == 3)
+        #expect(inside.withLock { $0.done } == 20)
         #expect(limit.waiting == 0)
     }
 
@@ -75,7 +82,7 @@ struct ConcurrencyLimitTests {
                 await gate.wait()
             }
         }
-        try await Self.eventually { holding.withLock { $0 } }
+        try await Self.eventually({ holding.withLock { $0 } }, "the holder is in")
         var waiters: [Task<Void, Never>] = []
         for index in 0..<5 {
             waiters.append(Task {
@@ -86,7 +93,7 @@ struct ConcurrencyLimitTests {
                     }
                 } catch {}
             })
-            try await Self.eventually { limit.waiting == index + 1 }
+            try await Self.eventually({ limit.waiting == index + 1 }, "\(index + 1) wait")
             #expect(limit.waiting == index + 1)
         }
         #expect(entered.withLock { $0 }.isEmpty)
@@ -98,31 +105,48 @@ struct ConcurrencyLimitTests {
         #expect(await limit.run { 42 } == 42)
     }
 
-    @Test("a durable upload waits for a turn among the store's durable writes")
-    func durableWritesTakeTurns() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stackmob-limit-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = LocalFileStore(dataDirectory: directory, durable: true)
-        let gate = Gate()
-        // Every turn taken by someone else.
+    /// Takes every turn of `limit` until `gate` opens; returns once they are all taken.
+    static func holdEveryTurn(of limit: ConcurrencyLimit, until gate: Gate) async throws -> [Task<Void, Never>] {
         let holding = Shared(0)
-        let holders = (0..<store.writers.width).map { _ in
+        let holders = (0..<limit.width).map { _ in
             Task {
-                await store.writers.run {
+                await limit.run {
                     holding.withLock { $0 += 1 }
                     await gate.wait()
                 }
             }
         }
-        try await Self.eventually { holding.withLock { $0 } == store.writers.width }
+        try await eventually({ holding.withLock { $0 } == limit.width }, "every turn is taken")
+        return holders
+    }
+
+    @Test("a durable upload, and a durable removal, wait for a turn among the store's durable writes")
+    func durableWritesTakeTurns() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stackmob-limit-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = LocalFileStore(dataDirectory: directory, durable: true)
         let key = FileKey(environment: .development, schema: "photo", id: "1", field: "image", filename: "a.png")
+
+        let gate = Gate()
+        let holders = try await Self.holdEveryTurn(of: store.writers, until: gate)
         let put = Task { try await store.put([1, 2, 3], key: key, contentType: "image/png") }
-        try await Self.eventually { store.writers.waiting == 1 }
+        try await Self.eventually({ store.writers.waiting == 1 }, "the upload waits")
         #expect(store.writers.waiting == 1)
         #expect(store.file(key) == nil)
         gate.open()
         try await put.value
         for holder in holders { await holder.value }
         #expect(store.file(key)?.size == 3)
+
+        let second = Gate()
+        let others = try await Self.holdEveryTurn(of: store.writers, until: second)
+        let delete = Task { try await store.delete(key) }
+        try await Self.eventually({ store.writers.waiting == 1 }, "the removal waits")
+        #expect(store.file(key) != nil)
+        second.open()
+        try await delete.value
+        for holder in others { await holder.value }
+        #expect(store.file(key) == nil)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/files/development/photo/1"), "the object's directory goes too")
     }
 }

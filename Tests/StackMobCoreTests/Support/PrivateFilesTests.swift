@@ -84,7 +84,7 @@ struct PrivateFilesDurabilityTests {
         }
     }
 
-    @Test("without durability nothing is synced, and the file and directories are written all the same")
+    @Test("without durability the sync is off, and the file and directories are written all the same")
     func plainWrite() throws {
         #expect(DiskSync.durable(true).isOn)
         #expect(!DiskSync.durable(false).isOn)

@@ -82,16 +82,22 @@ struct HTML5DeployTests {
                 }.joined(separator: " ")
             }
             let deployments = HTML5Deployments(dataDirectory: directory, disk: recorder.disk)
-            // Each item of `version` first synced while `current` named the one before; the
-            // environment's directory synced last, naming `version`.
+            // Each item of `version` first synced while `current` named the one before, then the
+            // versions' directory that names it, still before; the environment's directory
+            // synced last, naming `version`.
             func expectSynced(_ version: String, before: String, after: String) throws {
                 let items = SyncRecorder.tree(atPath: version)
                 #expect(items.count >= 6, "\(items)")
+                var latest = 0
                 for item in items {
                     let first = try #require(recorder.firstSync(ofItemAtPath: item), "\(item) never synced")
                     #expect(recorder.synced[first].observed == before, "\(item)")
+                    latest = max(latest, first)
                 }
-                let environment = (version as NSString).deletingLastPathComponent.replacingOccurrences(of: "/versions", with: "")
+                let versions = (version as NSString).deletingLastPathComponent
+                let named = try #require(recorder.lastSync(ofItemAtPath: versions), "\(versions) never synced")
+                #expect(named > latest && recorder.synced[named].observed == before, "\(recorder.synced)")
+                let environment = (versions as NSString).deletingLastPathComponent
                 #expect(recorder.synced.last == SyncRecorder.Synced(
                     inode: try #require(SyncRecorder.inode(ofItemAtPath: environment)), isDirectory: true, observed: after))
             }

@@ -81,6 +81,33 @@ struct BackupTests {
         }
     }
 
+    @Test("backup --out and restore: each copy is on the disk before it takes its name, and the name after")
+    func syncedBackupAndRestore() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let configuration = TestServer.configuration(dataDirectory: directory)
+            try await Backend.withOpened(configuration, storage: try TestServer.storage(configuration), logger: TestServer.quietLogger) { backend in
+                _ = try await backend.environment(.development).datastore.createMany([["text": "kept"]], in: "note", caller: .privateKey)
+            }
+            let copy = "\(directory)/copy.sqlite"
+            let backups = SyncRecorder { FileManager.default.fileExists(atPath: copy) ? "named" : "unnamed" }
+            #expect(try BackupTool.backup(configuration: configuration, environment: .development, to: copy, disk: backups.disk) == "ok")
+            let file = try #require(backups.firstSync(ofItemAtPath: copy), "\(backups.synced)")
+            let names = try #require(backups.lastSync(ofItemAtPath: directory), "\(backups.synced)")
+            #expect(backups.synced[file].observed == "unnamed" && file < names && backups.synced[names].observed == "named")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".partial") }.isEmpty)
+
+            // The database in place is the copy's inode once restored: synced before the rename.
+            let database = BackupTool.databasePath(configuration: configuration, environment: .development)
+            let before = SyncRecorder.inode(ofItemAtPath: database)
+            let restores = SyncRecorder { SyncRecorder.inode(ofItemAtPath: database) == before ? "old" : "restored" }
+            #expect(try BackupTool.restore(configuration: configuration, environment: .development, from: copy, disk: restores.disk) != nil)
+            let restored = try #require(restores.firstSync(ofItemAtPath: database), "\(restores.synced)")
+            let switched = try #require(restores.lastSync(ofItemAtPath: directory), "\(restores.synced)")
+            #expect(restores.synced[restored].observed == "old" && restored < switched && restores.synced[switched].observed == "restored")
+            #expect(try SQLiteStorageEngine.integrityCheck(databaseAt: database) == "ok")
+        }
+    }
+
     @Test("a scheduled round stopped midway leaves only whole copies, no more than `keep` of them")
     func cancelledRound() async throws {
         try await TestServer.withDataDirectory { directory in
