@@ -29,9 +29,10 @@ public enum BackupTool {
         do {
             try SQLiteStorageEngine.copy(databaseAt: source, to: partial)
             try disk.syncFile(atPath: partial)
-            // `link` rather than `rename`: it refuses a `target` made meanwhile.
-            guard link(partial, target) == 0 else { throw PrivateFileError(path: target, code: errno) }
-            unlink(partial)
+            // Not over a file made meanwhile. (`link` would refuse one itself, but file systems
+            // a backup may go to, such as exFAT, have no hard links.)
+            guard !FileManager.default.fileExists(atPath: target) else { throw TransferError.exists(target) }
+            guard rename(partial, target) == 0 else { throw PrivateFileError(path: target, code: errno) }
             try disk.syncDirectory(containing: target)
         } catch {
             unlink(partial)
@@ -76,7 +77,9 @@ public enum BackupTool {
         var kept: String?
         if manager.fileExists(atPath: target) {
             let aside = "\(target).before-restore-\(Int64(Date().timeIntervalSince1970 * 1000))"
-            try manager.moveItem(atPath: target, toPath: aside)
+            // A second name for the old database, so that `target` names a database at every
+            // moment until the copy is renamed over it; moved where there are no hard links.
+            if link(target, aside) != 0 { try manager.moveItem(atPath: target, toPath: aside) }
             kept = aside
         }
         for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: target + suffix) {
@@ -86,7 +89,7 @@ public enum BackupTool {
                 try manager.removeItem(atPath: target + suffix)
             }
         }
-        try manager.moveItem(atPath: incoming, toPath: target)
+        guard rename(incoming, target) == 0 else { throw PrivateFileError(path: target, code: errno) }
         // The moves' names on the disk before the server is started on the copy.
         try disk.syncDirectory(containing: target)
         return kept
