@@ -24,8 +24,7 @@ public enum BackupTool {
         let source = databasePath(configuration: configuration, environment: environment)
         guard FileManager.default.fileExists(atPath: source) else { throw TransferError.unreadable(file: source) }
         guard !FileManager.default.fileExists(atPath: target) else { throw TransferError.exists(target) }
-        let partial = hiddenBeside(target, suffix: "partial")
-        unlink(partial)  // one a crash left
+        let partial = hiddenBeside(target, suffix: "\(UUID().uuidString).partial")
         do {
             try SQLiteStorageEngine.copy(databaseAt: source, to: partial)
             try disk.syncFile(atPath: partial)
@@ -63,36 +62,41 @@ public enum BackupTool {
         let target = databasePath(configuration: configuration, environment: environment)
         if SQLiteStorageEngine.isOpenElsewhere(databaseAt: target) { throw RestoreRefusal.databaseInUse(target) }
         try PrivateFiles.createDirectory(atPath: configuration.dataDirectory)
-        let incoming = hiddenBeside(target, suffix: "restoring")
-        if manager.fileExists(atPath: incoming) { try manager.removeItem(atPath: incoming) }
+        let incoming = hiddenBeside(target, suffix: "\(UUID().uuidString).restoring")
         do {
             try manager.copyItem(atPath: backup, toPath: incoming)
             // A copy keeps its source's mode; the database is the server's user's alone.
             try PrivateFiles.restrict(fileAtPath: incoming)
             try disk.syncFile(atPath: incoming)
+            // The old database's last commits moved into its own file: the kept file is whole
+            // without a WAL, and none is left beside the copy for SQLite to replay into it. One
+            // too damaged to open keeps its WAL beside it instead (below).
+            if manager.fileExists(atPath: target) { try? SQLiteStorageEngine.checkpoint(databaseAt: target) }
+            var kept: String?
+            if manager.fileExists(atPath: target) {
+                let aside = "\(target).before-restore-\(Int64(Date().timeIntervalSince1970 * 1000))"
+                // A second name for the old database, so that `target` names a database at every
+                // moment until the copy is renamed over it; moved where there are no hard links.
+                if link(target, aside) != 0 { try manager.moveItem(atPath: target, toPath: aside) }
+                kept = aside
+            }
+            for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: target + suffix) {
+                if let kept {
+                    try manager.moveItem(atPath: target + suffix, toPath: kept + suffix)
+                } else {
+                    try manager.removeItem(atPath: target + suffix)
+                }
+            }
+            // The old WAL gone on the disk before the copy takes the name it was beside, and the
+            // copy's name before the server is started on it.
+            try disk.syncDirectory(containing: target)
+            guard rename(incoming, target) == 0 else { throw PrivateFileError(path: target, code: errno) }
+            try disk.syncDirectory(containing: target)
+            return kept
         } catch {
             try? manager.removeItem(atPath: incoming)
             throw error
         }
-        var kept: String?
-        if manager.fileExists(atPath: target) {
-            let aside = "\(target).before-restore-\(Int64(Date().timeIntervalSince1970 * 1000))"
-            // A second name for the old database, so that `target` names a database at every
-            // moment until the copy is renamed over it; moved where there are no hard links.
-            if link(target, aside) != 0 { try manager.moveItem(atPath: target, toPath: aside) }
-            kept = aside
-        }
-        for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: target + suffix) {
-            if let kept {
-                try manager.moveItem(atPath: target + suffix, toPath: kept + suffix)
-            } else {
-                try manager.removeItem(atPath: target + suffix)
-            }
-        }
-        guard rename(incoming, target) == 0 else { throw PrivateFileError(path: target, code: errno) }
-        // The moves' names on the disk before the server is started on the copy.
-        try disk.syncDirectory(containing: target)
-        return kept
     }
 }
 

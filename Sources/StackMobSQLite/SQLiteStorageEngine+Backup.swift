@@ -28,6 +28,16 @@ extension SQLiteStorageEngine {
         }
     }
 
+    /// Moves the commits in a closed WAL database's `-wal` file into the database file, and
+    /// ends with no `-wal` left: SQLite removes it when the last connection closes.
+    public static func checkpoint(databaseAt path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        try queue.close()
+    }
+
     /// `PRAGMA integrity_check` of a database file: "ok", or SQLite's first complaints.
     public static func integrityCheck(databaseAt path: String) throws -> String {
         var configuration = GRDB.Configuration()

@@ -1,6 +1,10 @@
 import Crypto
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Files in `<data_dir>/files/<environment>/<schema>/<id>/<field>/<filename>`, served by the
 /// server itself. Each file has a sidecar `.meta-<filename>` holding its content type and ETag
 /// (file names are sanitised never to start with a dot, so the two cannot collide).
@@ -66,12 +70,11 @@ public struct LocalFileStore: FileStore {
                 removed = true
             }
             // Empty field and object directories go too, so a deleted object leaves nothing
-            // behind; the directory that named the last thing removed is synced.
+            // behind; the directory that named the last thing removed is synced. `rmdir` removes
+            // only an empty one: a file stored meanwhile under the same object stays.
             var directory = (paths[0] as NSString).deletingLastPathComponent
             for _ in 0..<2 {
-                guard (try? manager.contentsOfDirectory(atPath: directory))?.isEmpty == true,
-                    (try? manager.removeItem(atPath: directory)) != nil
-                else { break }
+                guard rmdir(directory) == 0 else { break }
                 removed = true
                 directory = (directory as NSString).deletingLastPathComponent
             }

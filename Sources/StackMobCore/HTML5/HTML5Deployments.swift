@@ -166,14 +166,14 @@ public struct HTML5Deployments: Sendable {
     /// by a crash or a power loss never leaves part of a version that a rollback would serve.
     private func prune(_ kind: EnvironmentKind, keeping current: Int) {
         let versions = versionsDirectory(kind)
-        let old = self.versions(kind).filter { $0 != current }
-        var renamed = false
+        // Nor the one `current` names now: a deploy or rollback beside this one may have moved it.
+        let serving = self.current(kind)?.number
+        let old = self.versions(kind).filter { $0 != current && $0 != serving }
         for number in old.dropLast(max(0, keepVersions - 1)) {
-            let doomed = versions.appendingPathComponent(".pruned-\(UUID().uuidString)")
-            if rename(versions.appendingPathComponent(String(number)).path, doomed.path) == 0 { renamed = true }
+            _ = rename(versions.appendingPathComponent(String(number)).path, versions.appendingPathComponent(".pruned-\(UUID().uuidString)").path)
         }
-        if renamed { try? disk.syncDirectory(atPath: versions.path) }
-        // Then removed, with any a crash left before.
+        // Removed only once the renames are on the disk; one left behind goes at the next prune.
+        guard (try? disk.syncDirectory(atPath: versions.path)) != nil else { return }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: versions.path)) ?? [] where name.hasPrefix(".pruned-") {
             try? FileManager.default.removeItem(at: versions.appendingPathComponent(name))
         }

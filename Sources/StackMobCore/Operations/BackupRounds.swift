@@ -41,16 +41,17 @@ public enum BackupRounds {
     /// server shutting down cancels a round) never leaves a partial copy under a name that
     /// rotation and `restore` take for a backup; synced before the rename and its directory
     /// after (`disk`; SQLite syncs nothing `VACUUM INTO` writes), so that a power loss cannot
-    /// leave a torn copy there once rotation has deleted an older, whole one. On a failure
-    /// nothing is left under either name.
+    /// leave a torn copy there once rotation has deleted an older, whole one. A failure before
+    /// the rename leaves nothing; the hidden name is the copy's own, so two copies at once never
+    /// write into one file.
     public static func copy(_ engine: any StorageBackup, to path: String, disk: DiskSync) async throws {
         let directory = (path as NSString).deletingLastPathComponent
-        let partial = (directory as NSString).appendingPathComponent("." + (path as NSString).lastPathComponent + ".partial")
+        let partial = (directory as NSString).appendingPathComponent(
+            "." + (path as NSString).lastPathComponent + ".\(UUID().uuidString).partial")
         do {
             // The syncs wait for the disk: a thread of their own, never Swift's shared pool.
             try await ThreadOfItsOwn.run("StackMob.backup.directory") {
                 try PrivateFiles.createDirectory(atPath: directory, disk: disk)
-                if FileManager.default.fileExists(atPath: partial) { try FileManager.default.removeItem(atPath: partial) }
             }
             try await engine.backup(to: partial)
             try await ThreadOfItsOwn.run("StackMob.backup.sync") {

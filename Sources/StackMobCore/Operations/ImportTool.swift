@@ -45,15 +45,23 @@ public enum ImportTool {
             if let conflict = plan.conflicts.first { throw TransferError.conflict("\(conflict)") }
             try await datastore.deploy(ordered)
             var summary = Summary()
-            // The files before the objects that name them, as an upload stores its file before
-            // its commit (`LocalFileStore.put`).
+            // New files before the objects that name them, as an upload stores its file before
+            // its commit (`LocalFileStore.put`); files that replace stored ones after, so that
+            // an import that fails leaves the stored objects with their own bytes.
             let files = "\(directory)/files"
-            if FileManager.default.fileExists(atPath: files), let local = backend.files as? LocalFileStore {
-                try copyMerging(from: URL(fileURLWithPath: files), to: local.root.appendingPathComponent(kind.rawValue), disk: .durable(local.durable))
-                summary.files = true
+            var replacing: [FileCopy] = []
+            let local = FileManager.default.fileExists(atPath: files) ? backend.files as? LocalFileStore : nil
+            if let local {
+                let copies = try fileCopies(from: URL(fileURLWithPath: files), to: local.root.appendingPathComponent(kind.rawValue))
+                replacing = copies.filter { FileManager.default.fileExists(atPath: $0.destination) }
+                try copy(copies.filter { !FileManager.default.fileExists(atPath: $0.destination) }, disk: .durable(local.durable))
             }
             let objects = batches.map { (schema: $0.schema, objects: $0.objects.map(\.object)) }
             summary.objects = try await datastore.importObjects(objects) { progress($0, total) }
+            if let local {
+                try copy(replacing, disk: .durable(local.durable))
+                summary.files = true
+            }
             let existing = Set(try await environment.push.allTokens().map { "\($0.token.type.rawValue)\u{0}\($0.token.token)\u{0}\($0.user ?? "")" })
             for (token, user) in tokens where !existing.contains("\(token.type.rawValue)\u{0}\(token.token)\u{0}\(user ?? "")") {
                 try await environment.push.register(token, user: user, overwrite: true)
@@ -136,19 +144,29 @@ public enum ImportTool {
         }
     }
 
-    /// Copies the export's files in as the file store writes an upload (`PrivateFiles.write`):
-    /// 0700 and 0600 whatever the export's modes, each file whole under its name or absent, and
-    /// with `disk` on the disk before its name is.
-    private static func copyMerging(from source: URL, to target: URL, disk: DiskSync) throws {
-        guard let enumerator = FileManager.default.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey]) else { return }
-        for case let url as URL in enumerator {
-            let relative = String(url.path.dropFirst(source.path.count))
-            let destination = URL(fileURLWithPath: target.path + relative)
-            if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
-                try PrivateFiles.createDirectory(atPath: destination.path, disk: disk)
-            } else {
-                try PrivateFiles.write(Array(try Data(contentsOf: url)), to: destination.path, disk: disk)
-            }
+    /// A file of the export and where it goes in the file store.
+    struct FileCopy {
+        let source: URL
+        let destination: String
+    }
+
+    /// The export's regular files (not links, devices or pipes) under `source`, each with its
+    /// place under `target`.
+    private static func fileCopies(from source: URL, to target: URL) throws -> [FileCopy] {
+        guard let enumerator = FileManager.default.enumerator(at: source, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        return enumerator.compactMap { item -> FileCopy? in
+            guard let url = item as? URL, (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { return nil }
+            return FileCopy(source: url, destination: target.path + String(url.path.dropFirst(source.path.count)))
+        }
+    }
+
+    /// Copies files in as the file store writes an upload (`PrivateFiles`): directories 0700 and
+    /// files 0600 whatever the export's modes, each file whole under its name or absent, and with
+    /// `disk` on the disk before its name is.
+    private static func copy(_ files: [FileCopy], disk: DiskSync) throws {
+        for file in files {
+            try PrivateFiles.createDirectory(atPath: (file.destination as NSString).deletingLastPathComponent, disk: disk)
+            try PrivateFiles.write(Array(try Data(contentsOf: file.source)), to: file.destination, disk: disk)
         }
     }
 }

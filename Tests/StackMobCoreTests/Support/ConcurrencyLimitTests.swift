@@ -54,17 +54,17 @@ struct ConcurrencyLimitTests {
         let inside = Shared((now: 0, most: 0, done: 0))
         let callers = (0..<20).map { _ in
             Task {
-                await limit.run {
+                try await limit.run {
                     inside.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
                     await gate.wait()
                     inside.withLock { $0.now -= 1; $0.done += 1 }
                 }
             }
         }
-        try await Self.eventually({ limit.waiting == 17 }, "seventeen wait")
+        try await Self.eventually({ limit.waiting == 17 && inside.withLock { $0.now } == 3 }, "three are in and seventeen wait")
         #expect(inside.withLock { $0.now } == 3)
         gate.open()
-        for caller in callers { await caller.value }
+        for caller in callers { try await caller.value }
         #expect(inside.withLock { $0.most } == 3)
         #expect(inside.withLock { $0.done } == 20)
         #expect(limit.waiting == 0)
@@ -77,7 +77,7 @@ struct ConcurrencyLimitTests {
         let entered = Shared<[Int]>([])
         let holding = Shared(false)
         let holder = Task {
-            await limit.run {
+            try await limit.run {
                 holding.withLock { $0 = true }
                 await gate.wait()
             }
@@ -98,19 +98,45 @@ struct ConcurrencyLimitTests {
         }
         #expect(entered.withLock { $0 }.isEmpty)
         gate.open()
-        await holder.value
+        try await holder.value
         for waiter in waiters { await waiter.value }
         #expect(entered.withLock { $0 } == [0, 1, 2, 3, 4])
         // All turns given back: one more caller goes straight in.
-        #expect(await limit.run { 42 } == 42)
+        #expect(try await limit.run { 42 } == 42)
+    }
+
+    @Test("a caller cancelled while it waits leaves the line at once and never runs; the others keep their turns")
+    func cancelledWaiter() async throws {
+        let limit = ConcurrencyLimit(width: 1)
+        let gate = Gate()
+        let holders = try await Self.holdEveryTurn(of: limit, until: gate)
+        let ran = Shared<[String]>([])
+        let leaving = Task { try await limit.run { ran.withLock { $0.append("cancelled") } } }
+        try await Self.eventually({ limit.waiting == 1 }, "the first waits")
+        let staying = Task { try await limit.run { ran.withLock { $0.append("stayed") } } }
+        try await Self.eventually({ limit.waiting == 2 }, "the second waits")
+        leaving.cancel()
+        await #expect(throws: CancellationError.self) { try await leaving.value }
+        #expect(limit.waiting == 1)
+        gate.open()
+        for holder in holders { try await holder.value }
+        try await staying.value
+        #expect(ran.withLock { $0 } == ["stayed"])
+        // Cancelled before it asks: it never waits nor runs.
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await limit.run { 1 }
+        }
+        await #expect(throws: CancellationError.self) { try await early.value }
+        #expect(try await limit.run { 2 } == 2)
     }
 
     /// Takes every turn of `limit` until `gate` opens; returns once they are all taken.
-    static func holdEveryTurn(of limit: ConcurrencyLimit, until gate: Gate) async throws -> [Task<Void, Never>] {
+    static func holdEveryTurn(of limit: ConcurrencyLimit, until gate: Gate) async throws -> [Task<Void, any Error>] {
         let holding = Shared(0)
         let holders = (0..<limit.width).map { _ in
             Task {
-                await limit.run {
+                try await limit.run {
                     holding.withLock { $0 += 1 }
                     await gate.wait()
                 }
@@ -135,7 +161,7 @@ struct ConcurrencyLimitTests {
         #expect(store.file(key) == nil)
         gate.open()
         try await put.value
-        for holder in holders { await holder.value }
+        for holder in holders { try await holder.value }
         #expect(store.file(key)?.size == 3)
 
         let second = Gate()
@@ -145,7 +171,7 @@ struct ConcurrencyLimitTests {
         #expect(store.file(key) != nil)
         second.open()
         try await delete.value
-        for holder in others { await holder.value }
+        for holder in others { try await holder.value }
         #expect(store.file(key) == nil)
         #expect(!FileManager.default.fileExists(atPath: directory + "/files/development/photo/1"), "the object's directory goes too")
     }

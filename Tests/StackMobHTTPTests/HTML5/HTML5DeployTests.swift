@@ -83,8 +83,8 @@ struct HTML5DeployTests {
             }
             let deployments = HTML5Deployments(dataDirectory: directory, disk: recorder.disk)
             // Each item of `version` first synced while `current` named the one before, then the
-            // versions' directory that names it, still before; the environment's directory
-            // synced last, naming `version`.
+            // versions' directory that names it, still before; then the environment's directory,
+            // naming `version`.
             func expectSynced(_ version: String, before: String, after: String) throws {
                 let items = SyncRecorder.tree(atPath: version)
                 #expect(items.count >= 6, "\(items)")
@@ -95,11 +95,13 @@ struct HTML5DeployTests {
                     latest = max(latest, first)
                 }
                 let versions = (version as NSString).deletingLastPathComponent
-                let named = try #require(recorder.lastSync(ofItemAtPath: versions), "\(versions) never synced")
-                #expect(named > latest && recorder.synced[named].observed == before, "\(recorder.synced)")
-                let environment = (versions as NSString).deletingLastPathComponent
-                #expect(recorder.synced.last == SyncRecorder.Synced(
-                    inode: try #require(SyncRecorder.inode(ofItemAtPath: environment)), isDirectory: true, observed: after))
+                let versionsInode = try #require(SyncRecorder.inode(ofItemAtPath: versions))
+                let named = try #require(
+                    recorder.synced.indices.first { $0 > latest && recorder.synced[$0].inode == versionsInode }, "\(versions) not synced after")
+                #expect(recorder.synced[named].observed == before, "\(recorder.synced)")
+                let environment = try #require(SyncRecorder.inode(ofItemAtPath: (versions as NSString).deletingLastPathComponent))
+                let switched = try #require(recorder.lastSync(ofItemAtPath: (versions as NSString).deletingLastPathComponent))
+                #expect(switched > named && recorder.synced[switched] == SyncRecorder.Synced(inode: environment, isDirectory: true, observed: after))
             }
             let site = ["index.html": String(repeating: "v1 ", count: 500), "assets/app.css": "a{}", "assets/img/logo.svg": "<svg/>"]
             #expect(try deployments.deploy(directory: try HTML5Fixture.source(site, in: directory), to: .development) == 1)
@@ -107,9 +109,29 @@ struct HTML5DeployTests {
             #expect(try deployments.deploy(directory: try HTML5Fixture.source(site, in: directory), to: .development) == 2)
             try expectSynced(html5 + "/development/versions/2", before: "versions/1 none", after: "versions/2 none")
             #expect(try deployments.rollback(.development) == 1)
-            #expect(recorder.synced.last?.observed == "versions/1 none")
+            #expect(recorder.synced.last == SyncRecorder.Synced(
+                inode: try #require(SyncRecorder.inode(ofItemAtPath: html5 + "/development")), isDirectory: true, observed: "versions/1 none"))
             #expect(try deployments.promote() == 1)
             try expectSynced(html5 + "/production/versions/1", before: "versions/1 none", after: "versions/1 versions/1")
+        }
+    }
+
+    @Test("a pruned version leaves the versions' names, on the disk, before it is removed")
+    func durablePrune() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let versions = directory + "/html5/development/versions"
+            // The versions' directory as each sync saw it, a pruned one as `.pruned`.
+            let recorder = SyncRecorder {
+                ((try? FileManager.default.contentsOfDirectory(atPath: versions)) ?? [])
+                    .map { $0.hasPrefix(".pruned-") ? ".pruned" : $0 }.sorted().joined(separator: ",")
+            }
+            let deployments = HTML5Deployments(dataDirectory: directory, keepVersions: 2, disk: recorder.disk)
+            for text in ["v1", "v2", "v3"] {
+                try deployments.deploy(directory: try HTML5Fixture.source(["index.html": text], in: directory), to: .development)
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: versions).sorted() == ["2", "3"])
+            let inode = try #require(SyncRecorder.inode(ofItemAtPath: versions))
+            #expect(recorder.synced.contains(SyncRecorder.Synced(inode: inode, isDirectory: true, observed: ".pruned,2,3")), "\(recorder.synced)")
         }
     }
 

@@ -105,6 +105,8 @@ struct BackupTests {
             let switched = try #require(restores.lastSync(ofItemAtPath: directory), "\(restores.synced)")
             #expect(restores.synced[restored].observed == "old" && restored < switched && restores.synced[switched].observed == "restored")
             #expect(try SQLiteStorageEngine.integrityCheck(databaseAt: database) == "ok")
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".partial") || $0.hasSuffix(".restoring") }
+            #expect(left.isEmpty, "\(left)")
         }
     }
 
