@@ -21,7 +21,8 @@ public enum SchemaTool {
 
     /// The plan of applying `source` to `target`; `apply` also applies it (additive, one
     /// transaction). `drop` also drops what the target holds and the source does not declare,
-    /// after copying the target's database to `<data_dir>/backups/` (answered as `backup`; whole
+    /// after copying the target's database to `<data_dir>/backups/<env>-<ms>.before-drop.sqlite`
+    /// (answered as `backup`; whole
     /// and, through `disk`, on the disk before anything is dropped).
     public static func plan(
         configuration: StackMobConfiguration, storage: any StorageProvider, from source: Source, to target: EnvironmentKind, apply: Bool,
@@ -42,7 +43,10 @@ public enum SchemaTool {
             var backup: String?
             if dropping, let engine = datastore.backupEngine {
                 let directory = (configuration.dataDirectory as NSString).appendingPathComponent("backups")
-                let path = (directory as NSString).appendingPathComponent("\(target.rawValue)-\(Int64(Date().timeIntervalSince1970 * 1000)).sqlite")
+                // Not named as a scheduled copy (`<env>-<ms>.sqlite`): rotation would delete it once
+                // `backups.keep` newer copies exist, and they all lack what was dropped.
+                let name = "\(target.rawValue)-\(Int64(Date().timeIntervalSince1970 * 1000)).before-drop.sqlite"
+                let path = (directory as NSString).appendingPathComponent(name)
                 // Whole and on the disk before the drop commits.
                 try await BackupRounds.copy(engine, to: path, disk: disk)
                 backup = path

@@ -132,7 +132,9 @@ struct DeployCommandTests {
             if TestServer.postgreSQLURL == nil {
                 // SQLite copies the database first; on PostgreSQL the operator's own backups do.
                 let backups = try FileManager.default.contentsOfDirectory(atPath: (directory as NSString).appendingPathComponent("backups"))
-                #expect(backups.count == 1 && backups[0].hasPrefix("production-"))
+                #expect(backups.count == 1 && backups[0].hasPrefix("production-") && backups[0].hasSuffix(".before-drop.sqlite"), "\(backups)")
+                // Not a scheduled copy: rotation never deletes it.
+                #expect(BackupRounds.copies(in: (directory as NSString).appendingPathComponent("backups")).isEmpty)
             }
             let export = try await Self.run(["schema", "export", "--env", "production"], directory: directory)
             #expect(!export.output.contains("\"place\"") && !export.output.contains("\"note\""))
