@@ -47,11 +47,7 @@ public struct LocalFileStore: FileStore {
         do {
             // Syncing waits for the disk: never on Swift's shared pool (docs/architecture.md,
             // "The event-loop rule").
-            if durable {
-                try await writers.run { try await ThreadOfItsOwn.run("StackMob.files.put", store) }
-            } else {
-                try store()
-            }
+            try await onDisk("StackMob.files.put", store)
         } catch {
             throw BinaryFieldError.storageFailed(error.localizedDescription)
         }
@@ -80,10 +76,16 @@ public struct LocalFileStore: FileStore {
             }
             if durable && removed { try DiskSync.system.syncDirectory(atPath: directory) }
         }
+        try await onDisk("StackMob.files.delete", remove)
+    }
+
+    /// Runs file work that, when `durable`, waits for the disk: then on a thread of its own and
+    /// in its turn among the durable writes; otherwise where the caller is.
+    private func onDisk(_ label: String, _ work: @escaping @Sendable () throws -> Void) async throws {
         if durable {
-            try await writers.run { try await ThreadOfItsOwn.run("StackMob.files.delete", remove) }
+            try await writers.run { try await ThreadOfItsOwn.run(label, work) }
         } else {
-            try remove()
+            try work()
         }
     }
 
