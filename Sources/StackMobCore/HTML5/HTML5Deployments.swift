@@ -14,6 +14,7 @@ import Foundation
 /// no `current`. With `storage.synchronous: full`, a version's files are on the disk before
 /// `current` names it, and `current` is when a deploy returns: after a power loss the server
 /// serves the version it answered, or the one before, whole (docs/operations.md, "Durability").
+/// Deploys, rollbacks and promotes of one environment run one at a time (`HTML5DeployLock`).
 /// This is the domain service the CLI and the admin API call; it blocks on the disk, so never
 /// on an event loop.
 public struct HTML5Deployments: Sendable {
@@ -52,10 +53,7 @@ public struct HTML5Deployments: Sendable {
     /// Publishes the files of `directory` as the environment's new current version.
     @discardableResult
     public func deploy(directory: String, to kind: EnvironmentKind) throws -> Int {
-        let files = try HTML5Source.files(in: directory)
-        return try publish(kind) { staging in
-            try HTML5Source.copy(files, from: directory, into: staging)
-        }
+        try locked(kind) { try publish(directory: directory, to: kind) }
     }
 
     /// Publishes the site in a tar archive (`SiteArchive`) as the environment's new current
@@ -63,48 +61,69 @@ public struct HTML5Deployments: Sendable {
     /// directory; nothing is published when any entry is refused.
     @discardableResult
     public func deploy(archive: [UInt8], to kind: EnvironmentKind, maxUnpackedBytes: Int) throws -> Int {
-        let manager = FileManager.default
-        let upload = environmentDirectory(kind).appendingPathComponent(".upload-\(UUID().uuidString)", isDirectory: true)
-        defer { try? manager.removeItem(at: upload) }
-        do {
-            // The environment's directory as a deploy from a directory makes it (`publish`).
-            try PrivateFiles.createDirectory(atPath: environmentDirectory(kind).path, disk: disk)
-            try manager.createDirectory(at: upload, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw HTML5Error.storageFailed(error.localizedDescription)
+        try locked(kind) {
+            let manager = FileManager.default
+            let upload = environmentDirectory(kind).appendingPathComponent(".upload-\(UUID().uuidString)", isDirectory: true)
+            defer { try? manager.removeItem(at: upload) }
+            do {
+                try manager.createDirectory(at: upload, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw HTML5Error.storageFailed(error.localizedDescription)
+            }
+            do throws(SiteArchiveError) {
+                try SiteArchive.unpack(archive, into: upload.path, maxUnpackedBytes: maxUnpackedBytes)
+            } catch {
+                throw HTML5Error.badArchive(error)
+            }
+            return try publish(directory: upload.path, to: kind)
         }
-        do {
-            try SiteArchive.unpack(archive, into: upload.path, maxUnpackedBytes: maxUnpackedBytes)
-        } catch {
-            throw HTML5Error.badArchive(error)
-        }
-        return try deploy(directory: upload.path, to: kind)
     }
 
     /// Serves the version before the current one again; the newer ones stay until pruned.
     @discardableResult
     public func rollback(_ kind: EnvironmentKind) throws -> Int {
-        guard let current = current(kind) else { throw HTML5Error.noDeployedVersion(kind) }
-        guard let previous = versions(kind).last(where: { $0 < current.number }) else { throw HTML5Error.noPreviousVersion(kind) }
-        try point(kind, at: previous)
-        return previous
+        guard current(kind) != nil else { throw HTML5Error.noDeployedVersion(kind) }
+        return try locked(kind) {
+            guard let current = current(kind) else { throw HTML5Error.noDeployedVersion(kind) }
+            guard let previous = versions(kind).last(where: { $0 < current.number }) else { throw HTML5Error.noPreviousVersion(kind) }
+            try point(kind, at: previous)
+            return previous
+        }
     }
 
     /// Copies `source`'s current version to `target` as a new version there (development's files
     /// to production, the StackMob "deploy to production" step).
     @discardableResult
     public func promote(from source: EnvironmentKind = .development, to target: EnvironmentKind = .production) throws -> Int {
-        guard let version = current(source) else { throw HTML5Error.noDeployedVersion(source) }
-        return try publish(target) { staging in
-            for part in ["site", "gzip"] {
-                let from = version.directory.appendingPathComponent(part)
-                guard FileManager.default.fileExists(atPath: from.path) else { continue }
-                try FileManager.default.copyItem(at: from, to: staging.appendingPathComponent(part))
+        guard current(source) != nil else { throw HTML5Error.noDeployedVersion(source) }
+        // The source's lock too, so that a prune there cannot remove the version being copied.
+        return try locked(source) {
+            guard let version = current(source) else { throw HTML5Error.noDeployedVersion(source) }
+            return try locked(target) {
+                try publish(target) { staging in
+                    for part in ["site", "gzip"] {
+                        let from = version.directory.appendingPathComponent(part)
+                        guard FileManager.default.fileExists(atPath: from.path) else { continue }
+                        try FileManager.default.copyItem(at: from, to: staging.appendingPathComponent(part))
+                    }
+                }
             }
         }
     }
 
     // MARK: - Versions on disk
+
+    /// `body` holding the environment's lock (`HTML5DeployLock`); everything below runs in one.
+    private func locked<T>(_ kind: EnvironmentKind, _ body: () throws -> T) throws -> T {
+        try HTML5DeployLock.holding(environmentDirectory(kind), kind: kind, disk: disk, body)
+    }
+
+    private func publish(directory: String, to kind: EnvironmentKind) throws -> Int {
+        let files = try HTML5Source.files(in: directory)
+        return try publish(kind) { staging in
+            try HTML5Source.copy(files, from: directory, into: staging)
+        }
+    }
 
     private func publish(_ kind: EnvironmentKind, fill: (URL) throws -> Void) throws -> Int {
         let manager = FileManager.default
@@ -120,7 +139,8 @@ public struct HTML5Deployments: Sendable {
             try? manager.removeItem(at: staging)
             throw error as? HTML5Error ?? HTML5Error.storageFailed(error.localizedDescription)
         }
-        // Another deploy may take the same number first: the rename then fails, and the next one is tried.
+        // Under the lock no one else numbers a version; a number taken anyway (a directory made
+        // by hand) fails the rename, and the next one is tried.
         var number = (self.versions(kind).last ?? 0) + 1
         while rename(staging.path, versions.appendingPathComponent(String(number)).path) != 0 {
             let code = errno
@@ -166,7 +186,7 @@ public struct HTML5Deployments: Sendable {
     /// by a crash or a power loss never leaves part of a version that a rollback would serve.
     private func prune(_ kind: EnvironmentKind, keeping current: Int) {
         let versions = versionsDirectory(kind)
-        // Nor the one `current` names now: a deploy or rollback beside this one may have moved it.
+        // Nor the one `current` names now (the lock keeps other deploys out, not a hand-made link).
         let serving = self.current(kind)?.number
         let old = self.versions(kind).filter { $0 != current && $0 != serving }
         for number in old.dropLast(max(0, keepVersions - 1)) {

@@ -13,6 +13,8 @@ public enum HTML5Error: Error, Sendable, Equatable {
     case noDeployedVersion(EnvironmentKind)
     case noPreviousVersion(EnvironmentKind)
     case storageFailed(String)
+    /// Another deploy, rollback or promote of the environment is running (`HTML5DeployLock`).
+    case busy(EnvironmentKind)
     /// A directory deploy through the admin API outside `html5.deploy_root`, or with none set.
     case outsideDeployRoot
     /// An uploaded archive that cannot be deployed.
@@ -34,6 +36,7 @@ public enum HTML5Error: Error, Sendable, Equatable {
         case .noDeployedVersion(let kind): "Nothing is deployed to \(kind.rawValue)"
         case .noPreviousVersion(let kind): "\(kind.rawValue) has no earlier version to roll back to"
         case .storageFailed(let detail): "Could not write the deployed files: \(detail)"
+        case .busy(let kind): "Another deploy, rollback or promote of \(kind.rawValue) is running; try again when it has finished"
         case .outsideDeployRoot:
             "Over the admin API only a directory under html5.deploy_root can be deployed (never the data directory); or upload the site as a .tar or .tar.gz"
         case .badArchive(let error): error.message

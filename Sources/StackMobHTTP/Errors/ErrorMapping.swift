@@ -138,6 +138,7 @@ enum ErrorMapping {
             .outsideDeployRoot, .badArchive:
             // Deploy-time errors, for the admin API: the operator's request is what is wrong.
             Mapped(status: .badRequest, message: error.message, isClientError: true)
+        case .busy: Mapped(status: .conflict, message: error.message, isClientError: true)
         case .storageFailed:
             // The detail (a system error, which may name a server path) is for the log only.
             Mapped(status: .internalServerError, message: "Could not write the deployed files", isClientError: false)

@@ -149,6 +149,17 @@ struct AdminHTML5Tests {
                 #expect(try await client.get("/_admin/environments/development/html5", headers: auth).object == ["current": 2, "versions": [1, 2]])
                 let leftovers = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/html5/development").filter { $0.hasPrefix(".upload") }
                 #expect(leftovers.isEmpty)
+
+                // While `stackmob-server html5` deploys development, the admin API's deploy and
+                // rollback are a 409 that changes nothing.
+                try await DeployLockHolder.holding("\(directory)/html5/development") {
+                    let busy = try await client.request(.post, deploy, bytes: plain.bytes, headers: auth.merging(["Content-Type": "application/x-tar"]) { $1 })
+                    #expect(busy.status == .conflict, "\(busy.text)")
+                    #expect(busy.error == "Another deploy, rollback or promote of development is running; try again when it has finished")
+                    let rollback = try await client.post("/_admin/environments/development/html5/rollback", .object([:]), headers: auth)
+                    #expect(rollback.status == .conflict, "\(rollback.text)")
+                }
+                #expect(try await client.get("/_admin/environments/development/html5", headers: auth).object == ["current": 2, "versions": [1, 2]])
             }
         }
     }

@@ -135,6 +135,84 @@ struct HTML5DeployTests {
         }
     }
 
+    @Test("while another holds an environment's lock, its deploy, rollback and promote are refused with nothing changed; other environments go on")
+    func busyEnvironment() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let deployments = HTML5Deployments(dataDirectory: directory)
+            try deployments.deploy(directory: try HTML5Fixture.source(["index.html": "v1"], in: directory), to: .development)
+            try deployments.deploy(directory: try HTML5Fixture.source(["index.html": "v2"], in: directory), to: .development)
+            let source = try HTML5Fixture.source(["index.html": "v3"], in: directory)
+            // Another process's deploy of development, as `stackmob-server html5` would hold it.
+            try await DeployLockHolder.holding(directory + "/html5/development") {
+                #expect(throws: HTML5Error.busy(.development)) { try deployments.deploy(directory: source, to: .development) }
+                #expect(throws: HTML5Error.busy(.development)) {
+                    try deployments.deploy(archive: TarArchive([.file("index.html", "v3")]).bytes, to: .development, maxUnpackedBytes: 1 << 20)
+                }
+                #expect(throws: HTML5Error.busy(.development)) { try deployments.rollback(.development) }
+                // Promote reads development's current version: it waits for development too.
+                #expect(throws: HTML5Error.busy(.development)) { try deployments.promote() }
+                #expect(deployments.current(.development)?.number == 2)
+                #expect(deployments.versions(.development) == [1, 2])
+                let production = try deployments.deploy(directory: source, to: .production)
+                #expect(production == 1)
+            }
+            #expect(try deployments.deploy(directory: source, to: .development) == 3)
+            #expect(try deployments.promote() == 2)
+        }
+    }
+
+    @Test("concurrent deploys of one environment take turns: each that is let in gets a new number, and the newest is served")
+    func concurrentDeploys() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let deployments = HTML5Deployments(dataDirectory: directory)
+            let sources = try (0..<4).map { writer in
+                try HTML5Fixture.source(["index.html": String(repeating: "\(writer)", count: 200_000), "b.js": "b", "c.css": "c"], in: directory)
+            }
+            let published = Mutex<[Int]>([])
+            let refused = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: sources.count) { writer in
+                for _ in 0..<6 {
+                    do {
+                        let number = try deployments.deploy(directory: sources[writer], to: .development)
+                        published.withLock { $0.append(number) }
+                    } catch HTML5Error.busy {
+                        refused.add(1, ordering: .relaxed)
+                    } catch {
+                        Issue.record("\(error)")
+                    }
+                }
+            }
+            let numbers = published.withLock { $0 }
+            #expect(!numbers.isEmpty)
+            #expect(numbers.count + refused.load(ordering: .relaxed) == 24)
+            #expect(Set(numbers).count == numbers.count, "a number published twice: \(numbers.sorted())")
+            // The last deploy let in is the one served, and the newest kept.
+            #expect(deployments.current(.development)?.number == numbers.max())
+            #expect(deployments.versions(.development).last == numbers.max())
+        }
+    }
+
+    @Test("what a deploy cut short by a crash left (staging, an unpacked upload, a link, a pruned version) is removed by the next one")
+    func crashLeftovers() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let deployments = HTML5Deployments(dataDirectory: directory)
+            try deployments.deploy(directory: try HTML5Fixture.source(["index.html": "v1"], in: directory), to: .development)
+            let environment = directory + "/html5/development"
+            let leftovers = [
+                environment + "/.upload-1/site/index.html", environment + "/versions/.staging-2/site/index.html",
+                environment + "/versions/.pruned-3/site/index.html",
+            ]
+            for file in leftovers {
+                try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data("left".utf8).write(to: URL(fileURLWithPath: file))
+            }
+            try FileManager.default.createSymbolicLink(atPath: environment + "/.current-4", withDestinationPath: "versions/1")
+            #expect(try deployments.deploy(directory: try HTML5Fixture.source(["index.html": "v2"], in: directory), to: .development) == 2)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: environment).sorted() == [".lock", "current", "versions"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: environment + "/versions").sorted() == ["1", "2"])
+        }
+    }
+
     @Test("bad input at deploy time: a missing directory, a file, a link outside the directory, a dangling link")
     func badInput() async throws {
         try await TestServer.withDataDirectory { directory in
@@ -159,6 +237,26 @@ struct HTML5DeployTests {
             let versions = try FileManager.default.contentsOfDirectory(atPath: directory + "/html5/development/versions")
             #expect(versions.sorted() == ["1", "2"])
         }
+    }
+}
+
+/// Holds an environment's deploy lock as another process would (`HTML5DeployLock`).
+enum DeployLockHolder {
+    static func holding(_ environment: String, _ body: () async throws -> Void) async throws {
+        let descriptor = try lock(environment)
+        defer { close(descriptor) }
+        try await body()
+    }
+
+    private static func lock(_ environment: String) throws -> Int32 {
+        try FileManager.default.createDirectory(atPath: environment, withIntermediateDirectories: true)
+        let descriptor = open(environment + "/.lock", O_RDWR | O_CREAT, 0o600)
+        try #require(descriptor >= 0)
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw HTML5Error.busy(.development)
+        }
+        return descriptor
     }
 }
 
