@@ -33,7 +33,28 @@ public enum BackupRounds {
             written.append(path)
             try rotate(directory: directory, environment: kind, keep: settings.keep)
         }
+        sweepPartials(in: directory, now: Date())
         return written
+    }
+
+    /// How long a hidden partial copy goes unwritten before it counts as a crashed copy's: a
+    /// copy in progress writes its file until it is synced and renamed, and a sync takes
+    /// seconds, not an hour.
+    static let abandonedAfter: TimeInterval = 3600
+
+    /// Removes the hidden partial copies (`copy(_:to:disk:)`) that a process killed or a machine
+    /// stopped midway left in the backup directory: each as large as a database, and never
+    /// renamed, listed or rotated. A copy written in the last `abandonedAfter` is left alone: it
+    /// may be another process's, in progress (`deploy --drop`'s, or another round's).
+    static func sweepPartials(in directory: String, now: Date) {
+        let manager = FileManager.default
+        for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(".") && name.hasSuffix(".partial") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let modified = (try? manager.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                now.timeIntervalSince(modified) > abandonedAfter
+            else { continue }
+            try? manager.removeItem(atPath: path)
+        }
     }
 
     /// Copies the database `engine` serves to `path`, a backup's name, creating its directory:

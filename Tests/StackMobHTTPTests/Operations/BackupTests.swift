@@ -81,6 +81,28 @@ struct BackupTests {
         }
     }
 
+    @Test("a round removes the partial copies a crash left an hour or more ago, and leaves one still being written alone")
+    func abandonedPartials() async throws {
+        try await TestServer.withDataDirectory { directory in
+            var configuration = TestServer.configuration(dataDirectory: directory)
+            configuration.backups.directory = "\(directory)/scheduled"
+            let settings = configuration.backups
+            try FileManager.default.createDirectory(atPath: settings.directory(dataDirectory: directory), withIntermediateDirectories: true)
+            let abandoned = "\(directory)/scheduled/.development-1.sqlite.\(UUID().uuidString).partial"
+            let recent = "\(directory)/scheduled/.production-2.sqlite.\(UUID().uuidString).partial"
+            for path in [abandoned, recent] {
+                try Data(repeating: 0, count: 4096).write(to: URL(fileURLWithPath: path))
+            }
+            let twoHoursAgo = Date().addingTimeInterval(-2 * 3600)
+            try FileManager.default.setAttributes([.modificationDate: twoHoursAgo], ofItemAtPath: abandoned)
+            try await Backend.withOpened(configuration, storage: try TestServer.storage(configuration), logger: TestServer.quietLogger) { backend in
+                _ = try await BackupRounds.round(backend: backend, settings: settings, now: 7, environments: [.development])
+            }
+            let files = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/scheduled").sorted()
+            #expect(files == [(recent as NSString).lastPathComponent, "development-7.sqlite"], "\(files)")
+        }
+    }
+
     @Test("backup --out and restore: each copy is on the disk before it takes its name, and the name after")
     func syncedBackupAndRestore() async throws {
         try await TestServer.withDataDirectory { directory in
