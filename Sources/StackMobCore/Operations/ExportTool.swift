@@ -22,22 +22,24 @@ public enum ExportTool {
 
     public static func export(
         configuration: StackMobConfiguration, storage: any StorageProvider, environment kind: EnvironmentKind, to directory: String,
-        includeFiles: Bool, logger: Logger
+        includeFiles: Bool, logger: Logger, disk: DiskSync = .system
     ) async throws -> Summary {
         let manager = FileManager.default
         if let existing = try? manager.contentsOfDirectory(atPath: directory), !existing.isEmpty { throw TransferError.exists(directory) }
         // An export holds what the database holds (password hashes, push tokens): directories
-        // 0700, files 0600, as in the data directory (`PrivateFiles`).
-        try PrivateFiles.createDirectory(atPath: "\(directory)/objects", durable: true)
+        // 0700, files 0600, as in the data directory (`PrivateFiles`). Each file is on the disk
+        // before its name, and the manifest, written last, names a whole export (`disk`: always
+        // synced, whatever `storage.synchronous` says; tests record the syncs).
+        try PrivateFiles.createDirectory(atPath: "\(directory)/objects", disk: disk)
         return try await Backend.withOpened(configuration, storage: storage, logger: logger) { backend in
             let environment = backend.environment(kind)
             var summary = Summary()
             let declarations = try await environment.datastore.declarations()
-            try write(JSONWriter.pretty(SchemaDeclaration.document(declarations)), to: "\(directory)/schemas.json")
+            try write(JSONWriter.pretty(SchemaDeclaration.document(declarations)), to: "\(directory)/schemas.json", disk: disk)
             for (schema, objects) in try await environment.datastore.exportObjects() {
                 var text = ""
                 for object in objects { text += JSONWriter.string(.object(object)) + "\n" }
-                try write(text, to: "\(directory)/objects/\(schema).jsonl")
+                try write(text, to: "\(directory)/objects/\(schema).jsonl", disk: disk)
                 summary.objects[schema] = objects.count
             }
             let tokens = try await environment.push.allTokens()
@@ -47,7 +49,7 @@ public enum ExportTool {
                 if let user = registered.user { line["user"] = .string(user) }
                 lines += JSONWriter.string(.object(line)) + "\n"
             }
-            try write(lines, to: "\(directory)/push_tokens.jsonl")
+            try write(lines, to: "\(directory)/push_tokens.jsonl", disk: disk)
             summary.pushTokens = tokens.count
             if includeFiles, let local = backend.files as? LocalFileStore {
                 let source = local.root.appendingPathComponent(kind.rawValue).path
@@ -57,7 +59,7 @@ public enum ExportTool {
                     try PrivateFiles.restrict(treeAtPath: "\(directory)/files")
                     // On the disk as the export's other files are (the manifest's write syncs
                     // the name `files`).
-                    try DiskSync.system.syncTree(atPath: "\(directory)/files")
+                    try disk.syncTree(atPath: "\(directory)/files")
                     summary.files = true
                 }
             }
@@ -67,12 +69,12 @@ public enum ExportTool {
                 "objects": .object(JSONObject(uniqueKeysWithValues: summary.objects.map { ($0.key, .integer(Int64($0.value))) })), "push_tokens": .integer(Int64(summary.pushTokens)),
                 "files": .bool(summary.files),
             ]
-            try write(JSONWriter.pretty(.object(manifest)), to: "\(directory)/manifest.json")
+            try write(JSONWriter.pretty(.object(manifest)), to: "\(directory)/manifest.json", disk: disk)
             return summary
         }
     }
 
-    private static func write(_ text: String, to path: String) throws {
-        try PrivateFiles.write(Array(text.utf8), to: path, durable: true)
+    private static func write(_ text: String, to path: String, disk: DiskSync) throws {
+        try PrivateFiles.write(Array(text.utf8), to: path, disk: disk)
     }
 }

@@ -96,6 +96,36 @@ struct ExportImportTests {
         }
     }
 
+    @Test("every file of an export, its stored files included, is on the disk before the manifest names a whole export, and the manifest's name after")
+    func durableExport() async throws {
+        try await TestServer.withDataDirectory { directory in
+            let configuration = TestServer.configuration(dataDirectory: "\(directory)/source")
+            try await Backend.withOpened(configuration, storage: try TestServer.storage(configuration), logger: TestServer.quietLogger) { backend in
+                _ = try await backend.environment(.development).datastore.createMany([["text": "kept"]], in: "note", caller: .privateKey)
+            }
+            // A stored file as the local store keeps it, for `--files`.
+            let stored = "\(directory)/source/files/development/photo/p1/pic"
+            try FileManager.default.createDirectory(atPath: stored, withIntermediateDirectories: true)
+            try Data("png".utf8).write(to: URL(fileURLWithPath: stored + "/cat.png"))
+            let dump = "\(directory)/dump"
+            let recorder = SyncRecorder { FileManager.default.fileExists(atPath: dump + "/manifest.json") ? "manifest" : "no manifest" }
+            let summary = try await ExportTool.export(
+                configuration: configuration, storage: try TestServer.storage(configuration), environment: .development, to: dump, includeFiles: true,
+                logger: TestServer.quietLogger, disk: recorder.disk)
+            #expect(summary.files && summary.objects["note"] == 1)
+            let items = SyncRecorder.tree(atPath: dump).filter { !$0.hasSuffix("/manifest.json") }
+            #expect(items.contains(dump + "/files/photo/p1/pic/cat.png") && items.contains(dump + "/objects/note.jsonl"), "\(items)")
+            for item in items {
+                let first = try #require(recorder.firstSync(ofItemAtPath: item), "\(item) never synced")
+                #expect(recorder.synced[first].observed == "no manifest", "\(item)")
+            }
+            let manifest = try #require(recorder.firstSync(ofItemAtPath: dump + "/manifest.json"))
+            #expect(recorder.synced[manifest].observed == "no manifest")
+            let named = try #require(recorder.lastSync(ofItemAtPath: dump))
+            #expect(named > manifest && recorder.synced[named].observed == "manifest", "\(recorder.synced)")
+        }
+    }
+
     @Test("an import that replaces a user with another account of the same login ends the replaced account's sessions")
     func importReplacingAUser() async throws {
         try await TestServer.withDataDirectory { directory in
