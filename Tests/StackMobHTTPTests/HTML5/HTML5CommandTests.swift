@@ -39,6 +39,12 @@ struct HTML5CommandTests {
             #expect(try await run(["rollback"], in: directory).log.contains("development has no earlier version to roll back to"))
             #expect(try await run(["deploy", first, "--env", "staging"], in: directory).status != 0)
             #expect(try await run(["list", "--env", "production"], in: directory).log.contains("* 1"))
+            // While another deploy of development runs (the admin API's), the CLI's is refused.
+            try await DeployLockHolder.holding(directory + "/html5/development") {
+                let busy = try await run(["deploy", first], in: directory)
+                #expect(busy.status == 1 && busy.log.contains("Another deploy, rollback or promote of development is running"), "\(busy.log)")
+            }
+            #expect(try await run(["list"], in: directory).log.contains("* 1\n  2"))
         }
     }
 
