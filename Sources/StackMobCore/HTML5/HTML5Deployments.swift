@@ -53,7 +53,9 @@ public struct HTML5Deployments: Sendable {
     /// Publishes the files of `directory` as the environment's new current version.
     @discardableResult
     public func deploy(directory: String, to kind: EnvironmentKind) throws -> Int {
-        try locked(kind) { try publish(directory: directory, to: kind) }
+        // A bad directory is refused before the lock: 400 whatever else runs, and nothing made.
+        let files = try HTML5Source.files(in: directory)
+        return try locked(kind) { try publish(files, from: directory, to: kind) }
     }
 
     /// Publishes the site in a tar archive (`SiteArchive`) as the environment's new current
@@ -75,7 +77,7 @@ public struct HTML5Deployments: Sendable {
             } catch {
                 throw HTML5Error.badArchive(error)
             }
-            return try publish(directory: upload.path, to: kind)
+            return try publish(try HTML5Source.files(in: upload.path), from: upload.path, to: kind)
         }
     }
 
@@ -95,6 +97,7 @@ public struct HTML5Deployments: Sendable {
     /// to production, the StackMob "deploy to production" step).
     @discardableResult
     public func promote(from source: EnvironmentKind = .development, to target: EnvironmentKind = .production) throws -> Int {
+        precondition(source != target, "promote copies one environment's version to another")
         guard current(source) != nil else { throw HTML5Error.noDeployedVersion(source) }
         // The source's lock too, so that a prune there cannot remove the version being copied.
         return try locked(source) {
@@ -118,9 +121,8 @@ public struct HTML5Deployments: Sendable {
         try HTML5DeployLock.holding(environmentDirectory(kind), kind: kind, disk: disk, body)
     }
 
-    private func publish(directory: String, to kind: EnvironmentKind) throws -> Int {
-        let files = try HTML5Source.files(in: directory)
-        return try publish(kind) { staging in
+    private func publish(_ files: [HTML5Source.Entry], from directory: String, to kind: EnvironmentKind) throws -> Int {
+        try publish(kind) { staging in
             try HTML5Source.copy(files, from: directory, into: staging)
         }
     }

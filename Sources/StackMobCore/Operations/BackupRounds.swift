@@ -24,6 +24,10 @@ public enum BackupRounds {
         disk: DiskSync = .system
     ) async throws -> [String] {
         let directory = settings.directory(dataDirectory: backend.configuration.dataDirectory)
+        // First, so that a disk that crashed copies filled still gets its room back.
+        for swept in Set([directory, (backend.configuration.dataDirectory as NSString).appendingPathComponent("backups")]) {
+            sweepPartials(in: swept, now: now)
+        }
         var written: [String] = []
         for kind in environments {
             guard let engine = backend.environment(kind).datastore.backupEngine else { continue }
@@ -33,28 +37,42 @@ public enum BackupRounds {
             written.append(path)
             try rotate(directory: directory, environment: kind, keep: settings.keep)
         }
-        sweepPartials(in: directory, now: Date())
         return written
     }
 
-    /// How long a hidden partial copy goes unwritten before it counts as a crashed copy's: a
-    /// copy in progress writes its file until it is synced and renamed, and a sync takes
-    /// seconds, not an hour.
-    static let abandonedAfter: TimeInterval = 3600
+    /// How long a hidden partial copy goes unwritten before it counts as a crashed copy's. A copy
+    /// in progress writes its file until it is synced and renamed, and a sync takes seconds, not
+    /// an hour. Should a copy that was merely stopped (a `deploy --drop` suspended in a terminal)
+    /// lose its file anyway, its rename fails and the copy with it: `deploy --drop` then drops
+    /// nothing, and no backup's name ever holds part of one.
+    static let abandonedAfterMilliseconds: Int64 = 3_600_000
 
     /// Removes the hidden partial copies (`copy(_:to:disk:)`) that a process killed or a machine
-    /// stopped midway left in the backup directory: each as large as a database, and never
-    /// renamed, listed or rotated. A copy written in the last `abandonedAfter` is left alone: it
-    /// may be another process's, in progress (`deploy --drop`'s, or another round's).
-    static func sweepPartials(in directory: String, now: Date) {
+    /// stopped midway left in `directory`: each as large as a database, and never renamed,
+    /// listed or rotated. Only names `copy` makes are touched (the directory may be the
+    /// operator's, shared with other tools), and only those unwritten for
+    /// `abandonedAfterMilliseconds` before `now`.
+    static func sweepPartials(in directory: String, now: Int64) {
         let manager = FileManager.default
-        for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(".") && name.hasSuffix(".partial") {
+        for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] where isPartialCopy(name) {
             let path = (directory as NSString).appendingPathComponent(name)
             guard let modified = (try? manager.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                now.timeIntervalSince(modified) > abandonedAfter
+                now - Int64(modified.timeIntervalSince1970 * 1000) > abandonedAfterMilliseconds
             else { continue }
             try? manager.removeItem(atPath: path)
         }
+    }
+
+    /// `.<env>-<ms>.sqlite.<UUID>.partial` or `.<env>-<ms>.before-drop.sqlite.<UUID>.partial`.
+    static func isPartialCopy(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".partial") else { return false }
+        let parts = name.dropFirst().dropLast(".partial".count).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 || parts.count == 4, UUID(uuidString: String(parts[parts.count - 1])) != nil,
+            parts[parts.count - 2] == "sqlite", parts.count == 3 || parts[1] == "before-drop",
+            let dash = parts[0].lastIndex(of: "-"), EnvironmentKind(rawValue: String(parts[0][..<dash])) != nil,
+            let time = Int64(parts[0][parts[0].index(after: dash)...]), time >= 0
+        else { return false }
+        return true
     }
 
     /// Copies the database `engine` serves to `path`, a backup's name, creating its directory:

@@ -159,7 +159,13 @@ struct AdminHTML5Tests {
                     let rollback = try await client.post("/_admin/environments/development/html5/rollback", .object([:]), headers: auth)
                     #expect(rollback.status == .conflict, "\(rollback.text)")
                 }
+                try await DeployLockHolder.holding("\(directory)/html5/production") {
+                    let promote = try await client.post("/_admin/environments/production/html5/promote", .object([:]), headers: auth)
+                    #expect(promote.status == .conflict, "\(promote.text)")
+                    #expect(promote.error == "Another deploy, rollback or promote of production is running; try again when it has finished")
+                }
                 #expect(try await client.get("/_admin/environments/development/html5", headers: auth).object == ["current": 2, "versions": [1, 2]])
+                #expect(try await client.get("/_admin/environments/production/html5", headers: auth).object == ["versions": []])
             }
         }
     }

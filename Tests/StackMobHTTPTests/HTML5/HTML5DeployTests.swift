@@ -158,35 +158,57 @@ struct HTML5DeployTests {
             }
             #expect(try deployments.deploy(directory: source, to: .development) == 3)
             #expect(try deployments.promote() == 2)
+            // Production's deploy running: promote is refused, and lets development's lock go.
+            try await DeployLockHolder.holding(directory + "/html5/production") {
+                #expect(throws: HTML5Error.busy(.production)) { try deployments.promote() }
+                let development = try deployments.deploy(directory: source, to: .development)
+                #expect(development == 4)
+            }
+            #expect(deployments.versions(.production) == [1, 2])
         }
     }
 
-    @Test("concurrent deploys of one environment take turns: each that is let in gets a new number, and the newest is served")
+    @Test("concurrent deploys of one environment take turns: never two versions staged at once, each let in gets a new number, the newest is served")
     func concurrentDeploys() async throws {
         try await TestServer.withDataDirectory { directory in
-            let deployments = HTML5Deployments(dataDirectory: directory)
+            let versions = directory + "/html5/development/versions"
+            // How many versions were being staged at each sync; the pause widens the moment in
+            // which another deploy, were it let in, would stage its own.
+            let recorder = SyncRecorder {
+                let staging = ((try? FileManager.default.contentsOfDirectory(atPath: versions)) ?? []).filter { $0.hasPrefix(".staging-") }
+                usleep(500)
+                return String(staging.count)
+            }
+            let deployments = HTML5Deployments(dataDirectory: directory, disk: recorder.disk)
             let sources = try (0..<4).map { writer in
-                try HTML5Fixture.source(["index.html": String(repeating: "\(writer)", count: 200_000), "b.js": "b", "c.css": "c"], in: directory)
+                try HTML5Fixture.source(["index.html": String(repeating: "\(writer)", count: 100_000), "b.js": "b", "c.css": "c"], in: directory)
             }
             let published = Mutex<[Int]>([])
             let refused = Atomic<Int>(0)
-            DispatchQueue.concurrentPerform(iterations: sources.count) { writer in
-                for _ in 0..<6 {
-                    do {
-                        let number = try deployments.deploy(directory: sources[writer], to: .development)
-                        published.withLock { $0.append(number) }
-                    } catch HTML5Error.busy {
-                        refused.add(1, ordering: .relaxed)
-                    } catch {
-                        Issue.record("\(error)")
+            // Threads of their own: a deploy blocks on the disk, as it does on NIO's thread pool.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let group = DispatchGroup()
+                for source in sources {
+                    DispatchQueue.global().async(group: group) {
+                        for _ in 0..<6 {
+                            do {
+                                let number = try deployments.deploy(directory: source, to: .development)
+                                published.withLock { $0.append(number) }
+                            } catch HTML5Error.busy {
+                                refused.add(1, ordering: .relaxed)
+                            } catch {
+                                Issue.record("\(error)")
+                            }
+                        }
                     }
                 }
+                group.notify(queue: .global()) { done.resume() }
             }
+            let staged = recorder.synced.map(\.observed)
+            #expect(staged.contains("1") && !staged.contains { (Int($0) ?? 0) > 1 }, "\(staged)")
             let numbers = published.withLock { $0 }
-            #expect(!numbers.isEmpty)
             #expect(numbers.count + refused.load(ordering: .relaxed) == 24)
             #expect(Set(numbers).count == numbers.count, "a number published twice: \(numbers.sorted())")
-            // The last deploy let in is the one served, and the newest kept.
             #expect(deployments.current(.development)?.number == numbers.max())
             #expect(deployments.versions(.development).last == numbers.max())
         }
@@ -237,26 +259,6 @@ struct HTML5DeployTests {
             let versions = try FileManager.default.contentsOfDirectory(atPath: directory + "/html5/development/versions")
             #expect(versions.sorted() == ["1", "2"])
         }
-    }
-}
-
-/// Holds an environment's deploy lock as another process would (`HTML5DeployLock`).
-enum DeployLockHolder {
-    static func holding(_ environment: String, _ body: () async throws -> Void) async throws {
-        let descriptor = try lock(environment)
-        defer { close(descriptor) }
-        try await body()
-    }
-
-    private static func lock(_ environment: String) throws -> Int32 {
-        try FileManager.default.createDirectory(atPath: environment, withIntermediateDirectories: true)
-        let descriptor = open(environment + "/.lock", O_RDWR | O_CREAT, 0o600)
-        try #require(descriptor >= 0)
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            throw HTML5Error.busy(.development)
-        }
-        return descriptor
     }
 }
 

@@ -81,25 +81,37 @@ struct BackupTests {
         }
     }
 
-    @Test("a round removes the partial copies a crash left an hour or more ago, and leaves one still being written alone")
+    @Test("a round removes the partial copies a crash left an hour or more ago, deploy --drop's too; one still being written, and names not its own, stay")
     func abandonedPartials() async throws {
         try await TestServer.withDataDirectory { directory in
             var configuration = TestServer.configuration(dataDirectory: directory)
             configuration.backups.directory = "\(directory)/scheduled"
             let settings = configuration.backups
-            try FileManager.default.createDirectory(atPath: settings.directory(dataDirectory: directory), withIntermediateDirectories: true)
-            let abandoned = "\(directory)/scheduled/.development-1.sqlite.\(UUID().uuidString).partial"
-            let recent = "\(directory)/scheduled/.production-2.sqlite.\(UUID().uuidString).partial"
-            for path in [abandoned, recent] {
-                try Data(repeating: 0, count: 4096).write(to: URL(fileURLWithPath: path))
+            for folder in ["scheduled", "backups"] {
+                try FileManager.default.createDirectory(atPath: "\(directory)/\(folder)", withIntermediateDirectories: true)
+            }
+            let uuid = UUID().uuidString
+            let abandoned = ["scheduled/.development-1.sqlite.\(uuid).partial", "backups/.production-2.before-drop.sqlite.\(uuid).partial"]
+            // Not a copy's (the directory may be shared with other tools), or not abandoned.
+            let kept = [
+                "scheduled/.development-3.sqlite.\(uuid).partial", "scheduled/.other.sqlite.\(uuid).partial", "scheduled/development-4.sqlite.partial",
+                "scheduled/.development-5.sqlite.not-a-uuid.partial", "scheduled/.notes.partial",
+            ]
+            for name in abandoned + kept {
+                try Data(repeating: 0, count: 4096).write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
             }
             let twoHoursAgo = Date().addingTimeInterval(-2 * 3600)
-            try FileManager.default.setAttributes([.modificationDate: twoHoursAgo], ofItemAtPath: abandoned)
-            try await Backend.withOpened(configuration, storage: try TestServer.storage(configuration), logger: TestServer.quietLogger) { backend in
-                _ = try await BackupRounds.round(backend: backend, settings: settings, now: 7, environments: [.development])
+            for name in abandoned + kept.dropFirst() {
+                try FileManager.default.setAttributes([.modificationDate: twoHoursAgo], ofItemAtPath: "\(directory)/\(name)")
             }
-            let files = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/scheduled").sorted()
-            #expect(files == [(recent as NSString).lastPathComponent, "development-7.sqlite"], "\(files)")
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            try await Backend.withOpened(configuration, storage: try TestServer.storage(configuration), logger: TestServer.quietLogger) { backend in
+                _ = try await BackupRounds.round(backend: backend, settings: settings, now: now, environments: [.development])
+            }
+            let left = try ["scheduled", "backups"].flatMap { folder in
+                try FileManager.default.contentsOfDirectory(atPath: "\(directory)/\(folder)").map { "\(folder)/\($0)" }
+            }
+            #expect(Set(left) == Set(kept + ["scheduled/development-\(now).sqlite"]), "\(left.sorted())")
         }
     }
 
