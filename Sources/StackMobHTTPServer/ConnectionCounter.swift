@@ -72,7 +72,7 @@ public final class ConnectionCounter: Sendable {
 
     /// What a client is counted under: an IPv4 address as it is (an IPv4-mapped IPv6 address as
     /// its IPv4 address), an IPv6 address by its first 64 bits, written `<prefix>::/64`.
-    static func clientKey(_ peer: SocketAddress) -> String? {
+    package static func clientKey(_ peer: SocketAddress) -> String? {
         guard case .v6(let address) = peer else { return peer.ipAddress }
         let bytes = withUnsafeBytes(of: address.address.sin6_addr) { Array($0) }
         guard bytes.count == 16 else { return peer.ipAddress }

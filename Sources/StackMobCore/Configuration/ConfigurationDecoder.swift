@@ -25,11 +25,15 @@ struct ConfigurationDecoder {
         configuration.logLevel = try root.choice("log_level", StackMobConfiguration.LogLevel.self) ?? configuration.logLevel
         if let limits = try root.section("limits") {
             try limits.refuseUnknownKeys([
-                "max_body_bytes", "max_expanded_response_bytes", "idle_timeout_seconds", "header_timeout_seconds", "body_timeout_seconds", "request_timeout_seconds",
+                "max_body_bytes", "max_body_bytes_per_client", "max_body_bytes_in_flight", "max_expanded_response_bytes", "idle_timeout_seconds", "header_timeout_seconds", "body_timeout_seconds", "request_timeout_seconds",
                 "max_connections", "max_connections_per_client", "new_connection_timeout_seconds",
                 "auth_failures_per_address", "auth_failures_per_account", "auth_failure_window_seconds",
             ])
             configuration.maxBodyBytes = try limits.integer("max_body_bytes", in: 1...Int(Int32.max)) ?? configuration.maxBodyBytes
+            configuration.maxBodyBytesPerClient =
+                try limits.integer("max_body_bytes_per_client", in: 1...Int(Int32.max)) ?? configuration.maxBodyBytesPerClient
+            configuration.maxBodyBytesInFlight =
+                try limits.integer("max_body_bytes_in_flight", in: 1...Int(Int32.max)) ?? configuration.maxBodyBytesInFlight
             configuration.maxExpandedResponseBytes =
                 try limits.integer("max_expanded_response_bytes", in: 1024...Int(Int32.max)) ?? configuration.maxExpandedResponseBytes
             configuration.idleTimeoutSeconds = try limits.integer("idle_timeout_seconds", in: 1...86_400) ?? configuration.idleTimeoutSeconds

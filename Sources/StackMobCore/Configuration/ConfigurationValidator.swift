@@ -26,6 +26,14 @@ enum ConfigurationValidator {
             throw ConfigurationError(
                 key: "limits.request_timeout_seconds", "must be more than custom_code.timeout_seconds (\(configuration.customCodeTimeoutSeconds))")
         }
+        // Otherwise a body the size of the limit could never be taken.
+        if configuration.maxBodyBytesPerClient < configuration.maxBodyBytes {
+            throw ConfigurationError(key: "limits.max_body_bytes_per_client", "must be at least limits.max_body_bytes (\(configuration.maxBodyBytes))")
+        }
+        if configuration.maxBodyBytesInFlight < configuration.maxBodyBytesPerClient {
+            throw ConfigurationError(
+                key: "limits.max_body_bytes_in_flight", "must be at least limits.max_body_bytes_per_client (\(configuration.maxBodyBytesPerClient))")
+        }
         try validateStorage(configuration.storage)
         try MailSettingsValidator.validate(configuration.mail)
         try validateFiles(configuration.files)

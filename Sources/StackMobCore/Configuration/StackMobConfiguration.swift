@@ -10,6 +10,11 @@ public struct StackMobConfiguration: Sendable, Equatable {
     public var logLevel = LogLevel.info
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes = 10 * 1024 * 1024
+    /// Request bodies one client's requests hold in memory at once, in bytes; past it a request
+    /// with a large body is refused (503) until others end.
+    public var maxBodyBytesPerClient = 64 * 1024 * 1024
+    /// Request bodies all requests of a listener hold in memory at once, in bytes.
+    public var maxBodyBytesInFlight = 256 * 1024 * 1024
     /// Largest answer with expanded relations, in bytes: an expansion repeats each related
     /// object in every object naming it, so its size is the request's choice, not the data's.
     public var maxExpandedResponseBytes = 32 * 1024 * 1024

@@ -9,11 +9,19 @@ public struct JSONParser {
         public var maxDepth: Int
         /// Accept `//` and `#` line comments: used for configuration files, never for requests.
         public var allowsComments: Bool
+        /// Most values (each string, number, literal, array and object) in one text. A parsed
+        /// value takes tens of bytes where its text may take two (`1,`): without a bound, a
+        /// request body's parsed form could take ten times the memory of the body.
+        public var maxValues: Int
 
-        public init(maxDepth: Int = 64, allowsComments: Bool = false) {
+        public init(maxDepth: Int = 64, allowsComments: Bool = false, maxValues: Int = .max) {
             self.maxDepth = maxDepth
             self.allowsComments = allowsComments
+            self.maxValues = maxValues
         }
+
+        /// What a request body may hold (docs/operations.md, "Limits").
+        public static let requestBody = Options(maxValues: 200_000)
     }
 
     /// The text, read where its owner keeps it: only for the length of one `parse`.
@@ -21,6 +29,7 @@ public struct JSONParser {
     private let options: Options
     private var index = 0
     private var depth = 0
+    private var values = 0
 
     private init(bytes: UnsafeBufferPointer<UInt8>, options: Options) {
         self.bytes = bytes
@@ -59,6 +68,8 @@ public struct JSONParser {
 
     private mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of input") }
+        values += 1
+        if values > options.maxValues { throw error("more than \(options.maxValues) values") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()

@@ -99,7 +99,9 @@ func buildRouter(
 ) -> APIRouter {
     let builder = APIRouterBuilder()
     let routes = RecordingRouter(router: builder, log: routeLog, host: .api)
-    let push = buildPushRouter(backend: backend, clock: clock, standalone: false, routeLog: routeLog)
+    // One budget for the listener: the push host's requests on this port share it.
+    let bodies = RequestBodyBudget(configuration: backend.configuration)
+    let push = buildPushRouter(backend: backend, clock: clock, standalone: false, bodies: bodies, routeLog: routeLog)
     let html5 = EnvironmentKind.allCases.compactMap { kind in
         let site = backend.configuration.html5.site(for: kind)
         return site.hosts.isEmpty ? nil : (settings: site, responder: buildHTML5Router(kind: kind, backend: backend, clock: clock, standalone: false).buildResponder())
@@ -131,6 +133,7 @@ func buildRouter(
             html5: HTML5HostMiddleware(sites: html5), cors: CORSPolicyMiddleware(backend: backend),
             files: files.map { FilesMiddleware(store: $0, origin: fileOrigin, sites: html5.map(\.settings)) }),
         caller: CallerMiddleware(
+            bodies: bodies, proxies: backend.configuration.trustedProxies,
             authentication: AuthenticationMiddleware(backend: backend, clock: clock),
             users: UserController(
                 maxBodyBytes: limits.maxBodyBytes, maxExpandedResponseBytes: limits.maxExpandedResponseBytes,

@@ -38,6 +38,10 @@ enum ErrorMapping {
         case let error as HTTPParserError:
             // Raised while a handler reads a body that breaks HTTP/1.1 (a chunk size `zz`).
             return Mapped(status: .badRequest, message: "Malformed HTTP request: \(error.debugDescription)", isClientError: true)
+        case let error as RequestBodyBudget.Refused:
+            let whose = error.perClient ? "from this client " : ""
+            return Mapped(
+                status: .serviceUnavailable, message: "Too many large request bodies \(whose)at once: try again in a second", isClientError: true)
         case let error as FailureLimiter.Refusal:
             return Mapped(
                 status: .tooManyRequests, message: "Too many failed attempts: try again in \(error.retryAfterSeconds) seconds", isClientError: true)
@@ -161,7 +165,8 @@ enum ErrorMapping {
     }
 
     private static func closesConnection(_ error: any Error) -> Bool {
-        if error is HTTPParserError || error is RequestBodyTimeout { return true }
+        // A refused body is never read: what follows on the connection is the rest of it.
+        if error is HTTPParserError || error is RequestBodyTimeout || error is RequestBodyBudget.Refused { return true }
         switch error as? RequestError {
         case .connectionLost?, .unsupportedTransferCoding?: return true
         default: return false
@@ -184,6 +189,10 @@ enum ErrorMapping {
         }
         if case .tooManyAttempts(let seconds)? = error as? AdminError {
             headers[HTTPField.Name("Retry-After")!] = String(seconds)
+        }
+        if error is RequestBodyBudget.Refused {
+            // Every SDK retries a 503 that says when (PROTOCOL §10.3).
+            headers[HTTPField.Name("Retry-After")!] = "1"
         }
         if case .unreachable? = error as? CustomCodeError {
             // Every SDK retries a 503 that says when (PROTOCOL §10.3).

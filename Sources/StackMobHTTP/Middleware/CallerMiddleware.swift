@@ -1,4 +1,5 @@
 import Hummingbird
+import StackMobCore
 
 /// After the routes that need no credentials: who the caller is (`AuthenticationMiddleware`),
 /// then the user, social and custom code endpoints (`UserController`, `SocialController`,
@@ -7,6 +8,10 @@ import Hummingbird
 /// `APIRouter`.
 struct CallerMiddleware {
     typealias Context = StackMobRequestContext
+    /// A large body is counted before anything reads it, authentication included (an OAuth 1.0
+    /// signature covers the body's hash).
+    let bodies: RequestBodyBudget
+    let proxies: TrustedProxies
     let authentication: AuthenticationMiddleware
     let users: UserController
     let social: SocialController
@@ -14,6 +19,15 @@ struct CallerMiddleware {
 
     nonisolated(nonsending) func respond(
         to request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let bytes = bodies.countedBytes(of: request)
+        guard bytes > 0 else { return try await answer(request, context: context, next: next) }
+        let client = ClientOrigin(request, context: context, proxies: proxies).address
+        return try await bodies.holding(bytes, client: client) { try await answer(request, context: context, next: next) }
+    }
+
+    private nonisolated(nonsending) func answer(
+        _ request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
     ) async throws -> Response {
         var request = request
         let context = try await authentication.authenticated(&request, context: context)

@@ -6,7 +6,7 @@ import Hummingbird
 /// for a route before refusing a `%00`.
 ///
 /// The API port runs the same layers in the same order through their parts, without a router
-/// (`FrontMiddleware`, then `CallerMiddleware` for `authentication`): there, the listener's own
+/// (`FrontMiddleware`, then `CallerMiddleware` for `bodyBudget` and `authentication`): there, the listener's own
 /// routes (monitoring, push, HTML5 sites, the admin API) are claimed after `serverHeaders`, and
 /// cross-origin headers (`CORSPolicyMiddleware`) wrap `errors`.
 enum MiddlewareLayer: Int, Comparable, Sendable {
@@ -26,6 +26,9 @@ enum MiddlewareLayer: Int, Comparable, Sendable {
     case nul
     /// An unknown route as StackMob's 404 (`NotFoundMiddleware`).
     case notFound
+    /// A large request body counted against the listener's budgets before anything reads it
+    /// (`RequestBodyBudget`).
+    case bodyBudget
     /// Who the caller is: an app's keys and signatures, or an operator's session.
     case authentication
     /// What the listener answers itself: monitoring, the admin API and console, an HTML5 site.

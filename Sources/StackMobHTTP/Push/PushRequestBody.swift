@@ -13,7 +13,7 @@ enum PushRequestBody {
         guard buffer.readableBytesView.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return [:] }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(buffer.readableBytesView)
+            value = try JSONParser.parse(buffer.readableBytesView, options: .requestBody)
         } catch {
             throw RequestError.malformedJSON(error.description)
         }

@@ -7,14 +7,16 @@ import StackMobCore
 /// - Parameter standalone: true for the push port's own listener, which needs the request log and
 ///   the server headers; on the API port the API router has already applied them.
 func buildPushRouter(
-    backend: Backend, clock: any ServerClock, standalone: Bool, routeLog: RouteLog = RouteLog()
+    backend: Backend, clock: any ServerClock, standalone: Bool, bodies: RequestBodyBudget? = nil, routeLog: RouteLog = RouteLog()
 ) -> Router<StackMobRequestContext> {
+    let bodies = bodies ?? RequestBodyBudget(configuration: backend.configuration)
     let router = Router(context: StackMobRequestContext.self)
     let routes = RecordingRouter(router: router, log: routeLog, host: .push)
     router.add(
         layers: (standalone ? [(.requestLog, RequestLogMiddleware()), (.serverHeaders, ServerHeadersMiddleware(clock: clock))] : []) + [
             (.errors, ErrorMiddleware()), (.transferCoding, TransferCodingMiddleware()), (.nul, NULMiddleware()),
-            (.notFound, NotFoundMiddleware()), (.authentication, AuthenticationMiddleware(backend: backend, clock: clock)),
+            (.notFound, NotFoundMiddleware()), (.bodyBudget, RequestBodyBudgetMiddleware(budget: bodies, proxies: backend.configuration.trustedProxies)),
+            (.authentication, AuthenticationMiddleware(backend: backend, clock: clock)),
         ])
     PushController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: routes)
     return router

@@ -110,7 +110,7 @@ struct SocialController: Sendable {
     /// The user attributes of a JSON create body (the JS SDK merges the model's attributes):
     /// everything but the protocol's own parameters; form and query variants carry none.
     private static func attributes(_ body: ByteBuffer, _ schema: UserSchema) -> JSONObject {
-        guard let object = try? JSONParser.parse(body.readableBytesView).objectValue else { return [:] }
+        guard let object = try? JSONParser.parse(body.readableBytesView, options: .requestBody).objectValue else { return [:] }
         return object.filter { key, _ in !protocolParameters.contains(key) && key != schema.loginField }
     }
 }

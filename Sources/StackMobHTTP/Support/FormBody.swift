@@ -33,7 +33,7 @@ enum FormBody {
         if first == UInt8(ascii: "{") {
             let parsed: JSONValue
             do {
-                parsed = try JSONParser.parse(bytes)
+                parsed = try JSONParser.parse(bytes, options: .requestBody)
             } catch {
                 throw .malformedJSON("\(error)")
             }

@@ -20,7 +20,7 @@ enum RequestBodyReader {
 
     private static func parse(_ buffer: ByteBuffer) throws(RequestError) -> JSONValue {
         do {
-            return try JSONParser.parse(buffer.readableBytesView)
+            return try JSONParser.parse(buffer.readableBytesView, options: .requestBody)
         } catch {
             throw RequestError.malformedJSON(error.description)
         }

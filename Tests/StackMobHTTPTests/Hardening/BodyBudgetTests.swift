@@ -1,0 +1,107 @@
+import Foundation
+import StackMobCore
+import StackMobTestSupport
+import Synchronization
+import Testing
+
+/// One client, or many, cannot make the server hold more request bodies in memory than
+/// `limits.max_body_bytes_per_client` and `limits.max_body_bytes_in_flight` allow, nor turn a
+/// body into many times its size once parsed (docs/operations.md, "Limits").
+@Suite("Request bodies held at once, and their parsed size")
+struct BodyBudgetTests {
+    static let key = TestServer.developmentPublicKey
+    static let megabyte = 1024 * 1024
+
+    /// The head of a create of `bytes` bytes, from `client` (forwarded by the loopback proxy,
+    /// which the tests' configuration trusts).
+    static func head(bytes: Int, client: String) -> String {
+        [
+            "POST /note HTTP/1.1", "Host: 127.0.0.1", "Accept: application/vnd.stackmob+json; version=0", "X-StackMob-API-Key: \(key)",
+            "Content-Type: application/json", "Content-Length: \(bytes)", "X-Forwarded-For: \(client)",
+        ].joined(separator: "\r\n") + "\r\n\r\n"
+    }
+
+    /// A JSON object of exactly `bytes` bytes: `{"text":"xxx…"}`.
+    static func body(bytes: Int) -> String {
+        "{\"text\":\"" + String(repeating: "x", count: bytes - 11) + "\"}"
+    }
+
+    /// A whole create of a 100 KiB body (counted) from `client`, on a new connection.
+    static func counted(from client: String, port: Int) async throws -> RawConnection.Response {
+        let connection = try await RawConnection.connect(port: port)
+        defer { Task { await connection.close() } }
+        let body = Self.body(bytes: 100 * 1024)
+        try await connection.send(head(bytes: body.utf8.count, client: client) + body)
+        return try #require(try await connection.response())
+    }
+
+    @Test("a client whose large bodies fill its share is refused with a 503 and Retry-After; another client, and small bodies, go on; the share returns when the bodies end")
+    func perClientAndTotal() async throws {
+        try await TestServer.run(configure: {
+            $0.maxBodyBytes = Self.megabyte
+            $0.maxBodyBytesPerClient = Self.megabyte
+            $0.maxBodyBytesInFlight = 2 * Self.megabyte
+        }) { client in
+            // Client A declares a body of the whole limit and sends a first piece of it: the body
+            // is counted from its head on, while the rest is awaited.
+            let held = try await RawConnection.connect(port: client.port)
+            let body = Self.body(bytes: Self.megabyte)
+            try await held.send(Self.head(bytes: body.utf8.count, client: "203.0.113.5") + String(body.prefix(1000)))
+            // Once A's head is in, A's next large body has no room.
+            let refused = Mutex<RawConnection.Response?>(nil)
+            #expect(
+                try await eventually {
+                    let response = try await Self.counted(from: "203.0.113.5", port: client.port)
+                    if response.status == 503 { refused.withLock { $0 = response } }
+                    return response.status == 503
+                })
+            let answer = try #require(refused.withLock { $0 })
+            #expect(answer.headers["retry-after"] == "1" && answer.headers["connection"] == "close", "\(answer.headers)")
+            #expect(answer.body.contains("Too many large request bodies from this client at once"), "\(answer.body)")
+            // Another client's large body, and A's small ones, go through.
+            #expect(try await Self.counted(from: "203.0.113.6", port: client.port).status == 201)
+            #expect(try await client.post("/note", ["text": "small"]).status == .created)
+
+            // B holds the rest of the listener's budget: a third client has no room either.
+            let second = try await RawConnection.connect(port: client.port)
+            try await second.send(Self.head(bytes: body.utf8.count, client: "203.0.113.6") + String(body.prefix(1000)))
+            #expect(
+                try await eventually {
+                    let response = try await Self.counted(from: "203.0.113.7", port: client.port)
+                    return response.status == 503 && response.body.contains("Too many large request bodies at once")
+                })
+
+            // The held bodies end: their room comes back.
+            try await held.send(String(body.dropFirst(1000)))
+            #expect(try await held.response()?.status == 201)
+            try await second.send(String(body.dropFirst(1000)))
+            #expect(try await second.response()?.status == 201)
+            #expect(try await Self.counted(from: "203.0.113.5", port: client.port).status == 201)
+            #expect(try await Self.counted(from: "203.0.113.7", port: client.port).status == 201)
+            await held.close()
+            await second.close()
+        }
+    }
+
+    @Test("a body of more values than a request may hold is refused with a 400 before it takes their memory")
+    func tooManyValues() async throws {
+        try await TestServer.run { client in
+            let values = Array(repeating: "1", count: 200_001).joined(separator: ",")
+            let refused = try await client.request(.post, "/note", rawBody: "{\"numbers\":[\(values)]}")
+            #expect(refused.status == .badRequest)
+            #expect(refused.error?.contains("more than 200000 values") == true, "\(refused.text.prefix(300))")
+            let allowed = Array(repeating: "1", count: 199_000).joined(separator: ",")
+            #expect(try await client.request(.post, "/note", rawBody: "{\"numbers\":[\(allowed)]}").status == .created)
+        }
+    }
+
+    @Test("the budgets must hold a body of the limit: a smaller one is a configuration error naming its key")
+    func configuration() throws {
+        var configuration = StackMobConfiguration()
+        configuration.maxBodyBytesPerClient = configuration.maxBodyBytes - 1
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.maxBodyBytesPerClient = configuration.maxBodyBytes
+        configuration.maxBodyBytesInFlight = configuration.maxBodyBytes - 1
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+    }
+}
