@@ -13,9 +13,11 @@ struct AdminMiddleware: RouterMiddleware {
     let admin: RouterResponder<StackMobRequestContext>
     let console: RouterResponder<StackMobRequestContext>
 
-    init(admin: RouterResponder<StackMobRequestContext>, routeLog: RouteLog = RouteLog()) {
+    /// `bodies` and `proxies`: the console's forms are counted as the admin API's bodies are.
+    init(admin: RouterResponder<StackMobRequestContext>, bodies: RequestBodyBudget, proxies: TrustedProxies, routeLog: RouteLog = RouteLog()) {
         self.admin = admin
-        self.console = buildConsoleRouter(admin: admin, routeLog: routeLog).buildResponder()
+        self.console = buildConsoleRouter(admin: admin, bodies: RequestBodyBudgetMiddleware(budget: bodies, proxies: proxies), routeLog: routeLog)
+            .buildResponder()
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

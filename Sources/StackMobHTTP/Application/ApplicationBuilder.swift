@@ -56,13 +56,15 @@ public func buildHTTPApplication(
     let connections = makeConnectionCounter(configuration: configuration, logger: logger)
     let health = InstanceHealth(
         stalls: metrics.stalls, stallThresholdMilliseconds: configuration.monitoring.stallWarningMilliseconds, connections: connections)
-    // One admin API and console, whichever listeners serve them: one sign-in throttle.
+    // One admin API and console, whichever listeners serve them: one sign-in throttle, and one
+    // budget for the bodies they hold (their sign-ins read a body before anyone is known).
+    let operatorBodies = RequestBodyBudget(configuration: configuration)
     let operatorSurface = AdminMiddleware(
         admin: buildAdminRouter(
-            backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), fixtures: fixtures, fileOrigin: fileOrigin,
-            traffic: metrics.traffic, health: health, routeLog: routeLog
+            backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), bodies: operatorBodies, fixtures: fixtures,
+            fileOrigin: fileOrigin, traffic: metrics.traffic, health: health, routeLog: routeLog
         ).buildResponder(),
-        routeLog: routeLog)
+        bodies: operatorBodies, proxies: configuration.trustedProxies, routeLog: routeLog)
     let router = buildRouter(
         backend: backend, clock: clock, outbound: outbound, admin: configuration.admin.onAPIPort ? operatorSurface : nil, fileOrigin: fileOrigin,
         metrics: metrics, routeLog: routeLog)

@@ -165,10 +165,12 @@ struct ConsoleController: Sendable {
 
 /// The console's routes, outside the admin API's authentication middleware (the sign-in page
 /// and the assets need none; every other page asks the admin API who is signed in).
-func buildConsoleRouter(admin: RouterResponder<StackMobRequestContext>, routeLog: RouteLog = RouteLog()) -> Router<StackMobRequestContext> {
+func buildConsoleRouter(
+    admin: RouterResponder<StackMobRequestContext>, bodies: RequestBodyBudgetMiddleware, routeLog: RouteLog = RouteLog()
+) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
     let routes = RecordingRouter(router: router, log: routeLog, host: .api)
-    router.add(layers: [(.errors, ErrorMiddleware()), (.consolePages, ConsoleErrorMiddleware())])
+    router.add(layers: [(.errors, ErrorMiddleware()), (.consolePages, ConsoleErrorMiddleware()), (.bodyBudget, bodies)])
     ConsoleController(client: AdminClient(admin: admin)).addRoutes(to: routes)
     return router
 }

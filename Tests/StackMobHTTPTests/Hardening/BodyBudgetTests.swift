@@ -14,9 +14,9 @@ struct BodyBudgetTests {
 
     /// The head of a create of `bytes` bytes, from `client` (forwarded by the loopback proxy,
     /// which the tests' configuration trusts).
-    static func head(bytes: Int, client: String) -> String {
+    static func head(bytes: Int, client: String, path: String = "/note") -> String {
         [
-            "POST /note HTTP/1.1", "Host: 127.0.0.1", "Accept: application/vnd.stackmob+json; version=0", "X-StackMob-API-Key: \(key)",
+            "POST \(path) HTTP/1.1", "Host: 127.0.0.1", "Accept: application/vnd.stackmob+json; version=0", "X-StackMob-API-Key: \(key)",
             "Content-Type: application/json", "Content-Length: \(bytes)", "X-Forwarded-For: \(client)",
         ].joined(separator: "\r\n") + "\r\n\r\n"
     }
@@ -26,12 +26,12 @@ struct BodyBudgetTests {
         "{\"text\":\"" + String(repeating: "x", count: bytes - 11) + "\"}"
     }
 
-    /// A whole create of a 100 KiB body (counted) from `client`, on a new connection.
-    static func counted(from client: String, port: Int) async throws -> RawConnection.Response {
+    /// A whole request of a 100 KiB body (counted) from `client`, on a new connection.
+    static func counted(from client: String, port: Int, path: String = "/note") async throws -> RawConnection.Response {
         let connection = try await RawConnection.connect(port: port)
         defer { Task { await connection.close() } }
         let body = Self.body(bytes: 100 * 1024)
-        try await connection.send(head(bytes: body.utf8.count, client: client) + body)
+        try await connection.send(head(bytes: body.utf8.count, client: client, path: path) + body)
         return try #require(try await connection.response())
     }
 
@@ -80,6 +80,24 @@ struct BodyBudgetTests {
             #expect(try await Self.counted(from: "203.0.113.7", port: client.port).status == 201)
             await held.close()
             await second.close()
+        }
+    }
+
+    @Test("the admin API's sign-in, which reads a body before anyone is known, is held to the same budgets")
+    func adminSignIn() async throws {
+        try await AdminAPITests.run(configure: {
+            $0.maxBodyBytes = Self.megabyte
+            $0.maxBodyBytesPerClient = Self.megabyte
+            $0.maxBodyBytesInFlight = 2 * Self.megabyte
+        }) { client in
+            let held = try await RawConnection.connect(port: client.port)
+            let body = Self.body(bytes: Self.megabyte)
+            try await held.send(Self.head(bytes: body.utf8.count, client: "203.0.113.9", path: "/_admin/session") + String(body.prefix(1000)))
+            #expect(
+                try await eventually {
+                    try await Self.counted(from: "203.0.113.9", port: client.port, path: "/_admin/session").status == 503
+                })
+            await held.close()
         }
     }
 
