@@ -30,10 +30,8 @@ struct ConfigurationDecoder {
                 "auth_failures_per_address", "auth_failures_per_account", "auth_failure_window_seconds",
             ])
             configuration.maxBodyBytes = try limits.integer("max_body_bytes", in: 1...Int(Int32.max)) ?? configuration.maxBodyBytes
-            configuration.maxBodyBytesPerClient =
-                try limits.integer("max_body_bytes_per_client", in: 1...Int(Int32.max)) ?? configuration.maxBodyBytesPerClient
-            configuration.maxBodyBytesInFlight =
-                try limits.integer("max_body_bytes_in_flight", in: 1...Int(Int32.max)) ?? configuration.maxBodyBytesInFlight
+            if let bytes = try limits.integer("max_body_bytes_per_client", in: 1...Int(Int32.max)) { configuration.maxBodyBytesPerClient = bytes }
+            if let bytes = try limits.integer("max_body_bytes_in_flight", in: 1...Int(Int32.max)) { configuration.maxBodyBytesInFlight = bytes }
             configuration.maxExpandedResponseBytes =
                 try limits.integer("max_expanded_response_bytes", in: 1024...Int(Int32.max)) ?? configuration.maxExpandedResponseBytes
             configuration.idleTimeoutSeconds = try limits.integer("idle_timeout_seconds", in: 1...86_400) ?? configuration.idleTimeoutSeconds

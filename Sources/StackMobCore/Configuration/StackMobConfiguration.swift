@@ -11,10 +11,21 @@ public struct StackMobConfiguration: Sendable, Equatable {
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes = 10 * 1024 * 1024
     /// Request bodies one client's requests hold in memory at once, in bytes; past it a request
-    /// with a large body is refused (503) until others end.
-    public var maxBodyBytesPerClient = 64 * 1024 * 1024
-    /// Request bodies all requests of a listener hold in memory at once, in bytes.
-    public var maxBodyBytesInFlight = 256 * 1024 * 1024
+    /// with a large body is refused (503) until others end. Unset: 64 MiB, or `maxBodyBytes`
+    /// when that is larger, so that raising the body limit alone keeps a working configuration.
+    public var maxBodyBytesPerClient: Int {
+        get { configuredBodyBytesPerClient ?? max(64 * 1024 * 1024, maxBodyBytes) }
+        set { configuredBodyBytesPerClient = newValue }
+    }
+    /// Request bodies all requests of a listener hold in memory at once, in bytes. Unset:
+    /// 256 MiB, or `maxBodyBytesPerClient` when that is larger.
+    public var maxBodyBytesInFlight: Int {
+        get { configuredBodyBytesInFlight ?? max(256 * 1024 * 1024, maxBodyBytesPerClient) }
+        set { configuredBodyBytesInFlight = newValue }
+    }
+    /// The two budgets as configured; nil where they follow `maxBodyBytes`.
+    private var configuredBodyBytesPerClient: Int?
+    private var configuredBodyBytesInFlight: Int?
     /// Largest answer with expanded relations, in bytes: an expansion repeats each related
     /// object in every object naming it, so its size is the request's choice, not the data's.
     public var maxExpandedResponseBytes = 32 * 1024 * 1024

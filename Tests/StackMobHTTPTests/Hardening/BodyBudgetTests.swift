@@ -113,8 +113,14 @@ struct BodyBudgetTests {
         }
     }
 
-    @Test("the budgets must hold a body of the limit: a smaller one is a configuration error naming its key")
+    @Test("the budgets must hold a body of the limit: a smaller one is a configuration error; unset, they follow a larger limit")
     func configuration() throws {
+        var raised = StackMobConfiguration()
+        raised.maxBodyBytes = 100 * Self.megabyte
+        try raised.validate()
+        #expect(raised.maxBodyBytesPerClient == 100 * Self.megabyte && raised.maxBodyBytesInFlight == 256 * Self.megabyte)
+        raised.maxBodyBytes = 300 * Self.megabyte
+        #expect(raised.maxBodyBytesPerClient == 300 * Self.megabyte && raised.maxBodyBytesInFlight == 300 * Self.megabyte)
         var configuration = StackMobConfiguration()
         configuration.maxBodyBytesPerClient = configuration.maxBodyBytes - 1
         #expect(throws: ConfigurationError.self) { try configuration.validate() }
