@@ -78,4 +78,23 @@ struct OAuth1BodyHashTests {
             #expect(refused.status == .contentTooLarge)
         }
     }
+
+    @Test("a header that names another consumer key is refused at once: its body is neither waited for nor read")
+    func strangersBodyUnread() async throws {
+        try await TestServer.run { client in
+            let connection = try await RawConnection.connect(port: client.port)
+            let authorization =
+                "OAuth oauth_consumer_key=\"not-this-app\",oauth_nonce=\"n1\",oauth_timestamp=\"\(Int(Date().timeIntervalSince1970))\","
+                + "oauth_signature_method=\"HMAC-SHA1\",oauth_body_hash=\"2jmj7l5rSw0yVb%2FvlWAYkK%2FYBwk%3D\",oauth_signature=\"x\""
+            // A body declared at the limit, of which one byte ever comes.
+            try await connection.send(
+                [
+                    "POST /todo HTTP/1.1", "Host: 127.0.0.1", "Accept: application/vnd.stackmob+json; version=0", "Authorization: \(authorization)",
+                    "Content-Type: application/json", "Content-Length: 10000000",
+                ].joined(separator: "\r\n") + "\r\n\r\n{")
+            let refused = try #require(try await connection.response(timeout: .seconds(5)), "no answer while the body was awaited")
+            #expect(refused.status == 401, "\(refused.body)")
+            await connection.close()
+        }
+    }
 }
