@@ -126,6 +126,12 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
         if machine.readRequested() { context.read() }
     }
 
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        machine.writabilityChanged(writable: context.channel.isWritable)
+        run(.none)
+        context.fireChannelWritabilityChanged()
+    }
+
     func bodyReaderCaughtUp(stream: UInt64) {
         run(machine.bodyReaderCaughtUp(stream: stream))
     }

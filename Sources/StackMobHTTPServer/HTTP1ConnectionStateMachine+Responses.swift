@@ -140,12 +140,14 @@ extension HTTP1ConnectionStateMachine {
         return .none
     }
 
-    /// A request read to its end is being answered, or nothing more can be read.
+    /// A request read to its end is being answered, or nothing more can be read; or the next
+    /// request would start while the client has not taken the answers before it (`outputFull`).
     private var mustWait: Bool {
         switch reading {
         case .complete: responding
         case .broken: true
-        case .idle, .head, .body, .discarding: false
+        case .idle: outputFull
+        case .head, .body, .discarding: false
         }
     }
 

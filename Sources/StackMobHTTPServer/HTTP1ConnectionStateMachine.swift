@@ -112,6 +112,11 @@ struct HTTP1ConnectionStateMachine {
     var readHeld = false
     /// The body's reader is `highWatermark` chunks behind.
     var bodyFull = false
+    /// The channel holds more unsent response bytes than its high water mark: the client reads
+    /// slower than it asks. No more is read, and no request already read starts, until it has
+    /// taken them; else a client that pipelines requests and never reads makes the server keep
+    /// every answer in memory.
+    var outputFull = false
     /// The number of the latest body stream: a stream's callbacks may arrive after the next one
     /// began.
     var streams: UInt64 = 0
@@ -199,7 +204,14 @@ struct HTTP1ConnectionStateMachine {
         return true
     }
 
-    var holdsReads: Bool { !queued.isEmpty || bodyFull }
+    var holdsReads: Bool { !queued.isEmpty || bodyFull || outputFull }
+
+    /// The channel's writability changed (`outputFull`): once it takes bytes again, what was read
+    /// is answered and reading goes on.
+    mutating func writabilityChanged(writable: Bool) {
+        outputFull = !writable
+        if writable { followUps.formUnion([.drain, .resumeReading]) }
+    }
 
     /// The body stream said `.stopProducing`.
     mutating func bodyReaderFellBehind() {

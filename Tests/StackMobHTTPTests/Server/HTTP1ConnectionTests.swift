@@ -211,6 +211,60 @@ struct HTTP1ConnectionTests {
             }
         }
     }
+
+    @Test("a client that pipelines requests and reads none of the answers makes the server stop, not pile the answers up; a reader gets them all")
+    func unreadAnswers() async throws {
+        try await TestServer.run { client in
+            let big: JSONValue = ["big_id": "b1", "text": .string(String(repeating: "x", count: 512 * 1024))]
+            #expect(try await client.post("/big", big).status == .created)
+            let requests = String(repeating: Self.request("GET", "/big/b1"), count: 100)
+            let before = try await Self.answered(client)
+            // 100 answers of 512 KiB asked for at once, none read: at most what the socket
+            // buffers hold is answered (a few), not 50 MiB kept in the server's memory.
+            let socket = try Self.connect(port: client.port, receiveBuffer: 64 * 1024)
+            defer { Glibc.close(socket) }
+            let bytes = Array(requests.utf8)
+            #expect(bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, 0) } == bytes.count)
+            try await Task.sleep(for: .seconds(2))
+            let answered = try await Self.answered(client) - before
+            let series = try await client.withoutKey.get("/metrics").text.split(separator: "\n").filter { $0.hasPrefix("stackmob_http_requests_total{") }
+            #expect(answered >= 1 && answered <= 20, "\(answered) of 100 answered while none was read: \(series)")
+            // A client that reads gets every pipelined answer: reading resumes as the socket drains.
+            let reader = try await RawConnection.connect(port: client.port)
+            try await reader.send(String(repeating: Self.request("GET", "/big/b1"), count: 5))
+            for index in 0..<5 {
+                let response = try #require(try await reader.response(), "answer \(index)")
+                #expect(response.status == 200 && response.body.utf8.count > 512 * 1024)
+            }
+            await reader.close()
+        }
+    }
+
+    /// Requests answered so far, from `/metrics` (`stackmob_http_requests_total`).
+    static func answered(_ client: StackMobClient) async throws -> Int {
+        let text = try await client.withoutKey.get("/metrics").text
+        return text.split(separator: "\n").filter { $0.hasPrefix("stackmob_http_requests_total{") && $0.contains("method=\"GET\"") && $0.contains("{id}") }
+            .compactMap { Double($0.split(separator: " ").last ?? "").map(Int.init) }.reduce(0, +)
+    }
+
+    /// A connected socket whose receive buffer is `receiveBuffer` bytes.
+    static func connect(port: Int, receiveBuffer: Int32) throws -> Int32 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var size = receiveBuffer
+        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            Glibc.close(socket)
+            throw SlowReader.Failure(description: "connect: errno \(errno)")
+        }
+        return socket
+    }
 }
 
 /// A client on a plain blocking socket that sends its request, closes its side, waits, then
