@@ -97,7 +97,4 @@ final class RequestBodyBudget: Sendable {
             held.total -= bytes
         }
     }
-
-    /// How many bytes are counted now, for tests.
-    var counted: Int { held.withLock { $0.total } }
 }
