@@ -221,7 +221,7 @@ struct HTTP1ConnectionTests {
             let before = try await Self.answered(client)
             // 100 answers of 512 KiB asked for at once, none read: at most what the socket
             // buffers hold is answered (a few), not 50 MiB kept in the server's memory.
-            let socket = try Self.connect(port: client.port, receiveBuffer: 64 * 1024)
+            let socket = try SlowReader.connect(port: client.port, receiveBuffer: 64 * 1024)
             defer { Glibc.close(socket) }
             let bytes = Array(requests.utf8)
             #expect(bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, 0) } == bytes.count)
@@ -246,25 +246,6 @@ struct HTTP1ConnectionTests {
         return text.split(separator: "\n").filter { $0.hasPrefix("stackmob_http_requests_total{") && $0.contains("method=\"GET\"") && $0.contains("{id}") }
             .compactMap { Double($0.split(separator: " ").last ?? "").map(Int.init) }.reduce(0, +)
     }
-
-    /// A connected socket whose receive buffer is `receiveBuffer` bytes.
-    static func connect(port: Int, receiveBuffer: Int32) throws -> Int32 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var size = receiveBuffer
-        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            Glibc.close(socket)
-            throw SlowReader.Failure(description: "connect: errno \(errno)")
-        }
-        return socket
-    }
 }
 
 /// A client on a plain blocking socket that sends its request, closes its side, waits, then
@@ -275,11 +256,14 @@ enum SlowReader {
         let description: String
     }
 
-    /// Everything the server sent until it closed the connection.
-    static func exchange(port: Int, request: String, pause: Duration) throws -> [UInt8] {
+    /// A socket connected to the server on loopback; with `receiveBuffer`, its receive buffer is
+    /// that many bytes.
+    static func connect(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        defer { Glibc.close(socket) }
+        if var size = receiveBuffer {
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -287,7 +271,17 @@ enum SlowReader {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure(description: "connect: errno \(errno)") }
+        guard connected == 0 else {
+            Glibc.close(socket)
+            throw Failure(description: "connect: errno \(errno)")
+        }
+        return socket
+    }
+
+    /// Everything the server sent until it closed the connection.
+    static func exchange(port: Int, request: String, pause: Duration) throws -> [UInt8] {
+        let socket = try connect(port: port)
+        defer { Glibc.close(socket) }
         let bytes = Array(request.utf8)
         guard bytes.withUnsafeBytes({ Glibc.send(socket, $0.baseAddress, $0.count, 0) }) == bytes.count else {
             throw Failure(description: "send: errno \(errno)")
