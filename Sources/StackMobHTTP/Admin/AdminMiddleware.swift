@@ -13,10 +13,10 @@ struct AdminMiddleware: RouterMiddleware {
     let admin: RouterResponder<StackMobRequestContext>
     let console: RouterResponder<StackMobRequestContext>
 
-    /// `bodies` and `proxies`: the console's forms are counted as the admin API's bodies are.
-    init(admin: RouterResponder<StackMobRequestContext>, bodies: RequestBodyBudget, proxies: TrustedProxies, routeLog: RouteLog = RouteLog()) {
+    /// `bodies`: the console's forms are counted as the admin API's bodies are.
+    init(admin: RouterResponder<StackMobRequestContext>, bodies: RequestBodyBudget, routeLog: RouteLog = RouteLog()) {
         self.admin = admin
-        self.console = buildConsoleRouter(admin: admin, bodies: RequestBodyBudgetMiddleware(budget: bodies, proxies: proxies), routeLog: routeLog)
+        self.console = buildConsoleRouter(admin: admin, bodies: RequestBodyBudgetMiddleware(budget: bodies), routeLog: routeLog)
             .buildResponder()
     }
 

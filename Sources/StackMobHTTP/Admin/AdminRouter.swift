@@ -11,7 +11,7 @@ func buildAdminRouter(
     let routes = RecordingRouter(router: router, log: routeLog, host: .api)
     router.add(layers: [
         (.errors, ErrorMiddleware()), (.nul, NULMiddleware()), (.notFound, NotFoundMiddleware()),
-        (.bodyBudget, RequestBodyBudgetMiddleware(budget: bodies, proxies: backend.configuration.trustedProxies)),
+        (.bodyBudget, RequestBodyBudgetMiddleware(budget: bodies)),
         (.authentication, AdminAuthMiddleware(operators: backend.operators)),
     ])
     AdminSessionController(operators: backend.operators, throttle: throttle, proxies: backend.configuration.trustedProxies)

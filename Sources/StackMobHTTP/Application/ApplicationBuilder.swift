@@ -64,7 +64,7 @@ public func buildHTTPApplication(
             backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), bodies: operatorBodies, fixtures: fixtures,
             fileOrigin: fileOrigin, traffic: metrics.traffic, health: health, routeLog: routeLog
         ).buildResponder(),
-        bodies: operatorBodies, proxies: configuration.trustedProxies, routeLog: routeLog)
+        bodies: operatorBodies, routeLog: routeLog)
     let router = buildRouter(
         backend: backend, clock: clock, outbound: outbound, admin: configuration.admin.onAPIPort ? operatorSurface : nil, fileOrigin: fileOrigin,
         metrics: metrics, routeLog: routeLog)
@@ -135,7 +135,7 @@ func buildRouter(
             html5: HTML5HostMiddleware(sites: html5), cors: CORSPolicyMiddleware(backend: backend),
             files: files.map { FilesMiddleware(store: $0, origin: fileOrigin, sites: html5.map(\.settings)) }),
         caller: CallerMiddleware(
-            bodies: bodies, proxies: backend.configuration.trustedProxies,
+            bodies: bodies,
             authentication: AuthenticationMiddleware(backend: backend, clock: clock),
             users: UserController(
                 maxBodyBytes: limits.maxBodyBytes, maxExpandedResponseBytes: limits.maxExpandedResponseBytes,

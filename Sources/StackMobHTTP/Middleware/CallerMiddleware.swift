@@ -1,5 +1,4 @@
 import Hummingbird
-import StackMobCore
 
 /// After the routes that need no credentials: who the caller is (`AuthenticationMiddleware`),
 /// then the user, social and custom code endpoints (`UserController`, `SocialController`,
@@ -11,7 +10,6 @@ struct CallerMiddleware {
     /// A large body is counted before anything reads it, authentication included (an OAuth 1.0
     /// signature covers the body's hash).
     let bodies: RequestBodyBudget
-    let proxies: TrustedProxies
     let authentication: AuthenticationMiddleware
     let users: UserController
     let social: SocialController
@@ -20,10 +18,7 @@ struct CallerMiddleware {
     nonisolated(nonsending) func respond(
         to request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let bytes = bodies.countedBytes(of: request)
-        guard bytes > 0 else { return try await answer(request, context: context, next: next) }
-        let client = ClientOrigin(request, context: context, proxies: proxies).address
-        return try await bodies.holding(bytes, client: client) { try await answer(request, context: context, next: next) }
+        try await bodies.counting(request, context: context) { try await answer(request, context: context, next: next) }
     }
 
     private nonisolated(nonsending) func answer(

@@ -15,7 +15,7 @@ func buildPushRouter(
     router.add(
         layers: (standalone ? [(.requestLog, RequestLogMiddleware()), (.serverHeaders, ServerHeadersMiddleware(clock: clock))] : []) + [
             (.errors, ErrorMiddleware()), (.transferCoding, TransferCodingMiddleware()), (.nul, NULMiddleware()),
-            (.notFound, NotFoundMiddleware()), (.bodyBudget, RequestBodyBudgetMiddleware(budget: bodies, proxies: backend.configuration.trustedProxies)),
+            (.notFound, NotFoundMiddleware()), (.bodyBudget, RequestBodyBudgetMiddleware(budget: bodies)),
             (.authentication, AuthenticationMiddleware(backend: backend, clock: clock)),
         ])
     PushController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: routes)

@@ -25,6 +25,8 @@ final class RequestBodyBudget: Sendable {
     let perClient: Int
     let total: Int
     private let maxBodyBytes: Int
+    /// Who the client is behind a trusted proxy (`ClientOrigin`).
+    private let proxies: TrustedProxies
     private let held = Mutex(Held())
 
     private struct Held {
@@ -35,29 +37,21 @@ final class RequestBodyBudget: Sendable {
     /// Bodies of at most this many bytes are not counted.
     static let uncounted = 64 * 1024
 
-    init(perClient: Int, total: Int, maxBodyBytes: Int) {
-        self.perClient = perClient
-        self.total = total
-        self.maxBodyBytes = maxBodyBytes
+    init(configuration: StackMobConfiguration) {
+        perClient = configuration.maxBodyBytesPerClient
+        total = configuration.maxBodyBytesInFlight
+        maxBodyBytes = configuration.maxBodyBytes
+        proxies = configuration.trustedProxies
     }
 
-    convenience init(configuration: StackMobConfiguration) {
-        self.init(
-            perClient: configuration.maxBodyBytesPerClient, total: configuration.maxBodyBytesInFlight, maxBodyBytes: configuration.maxBodyBytes)
-    }
-
-    /// The bytes `request`'s body is counted for; 0 when it is not counted.
-    func countedBytes(of request: Request) -> Int {
-        let bytes = Self.bytes(of: request, maxBodyBytes: maxBodyBytes)
-        return bytes > Self.uncounted ? bytes : 0
-    }
-
-    /// Runs `body` with `bytes` (`countedBytes(of:)`) counted against the budgets of `client`,
-    /// the client's address (`ClientOrigin`; nil when the socket has none).
-    nonisolated(nonsending) func holding<T>(
-        _ bytes: Int, client: String?, _ body: nonisolated(nonsending) () async throws -> T
+    /// Runs `body` with `request`'s body counted against its client's budget and the listener's
+    /// when it is large enough to count; throws `Refused` when it does not fit.
+    nonisolated(nonsending) func counting<T>(
+        _ request: Request, context: StackMobRequestContext, _ body: nonisolated(nonsending) () async throws -> T
     ) async throws -> T {
-        let key = Self.key(client)
+        let bytes = Self.bytes(of: request, maxBodyBytes: maxBodyBytes)
+        guard bytes > Self.uncounted else { return try await body() }
+        let key = Self.key(ClientOrigin(request, context: context, proxies: proxies).address)
         try reserve(bytes, for: key)
         defer { release(bytes, for: key) }
         return try await body()
