@@ -127,7 +127,7 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        machine.writabilityChanged(writable: context.channel.isWritable)
+        machine.writabilityChanged(writable: context.channel.isWritable, now: context.eventLoop.now)
         run(.none)
         context.fireChannelWritabilityChanged()
     }

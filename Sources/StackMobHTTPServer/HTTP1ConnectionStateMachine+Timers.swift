@@ -1,6 +1,7 @@
 import NIOCore
 
-/// The new-connection, head, body, idle and linger deadlines, all served by one timer.
+/// The new-connection, head, body, idle, stalled-output and linger deadlines, all served by one
+/// timer.
 extension HTTP1ConnectionStateMachine {
     /// Bytes arrived, before any parsing (`InboundBytesObserver`): the head timeout starts with a
     /// request's first byte, which only a handler in front of the parser sees.
@@ -18,6 +19,7 @@ extension HTTP1ConnectionStateMachine {
         next = Self.earlier(next, acceptedAwaitingFirstHead.map { $0 + timeouts.newConnection })
         next = Self.earlier(next, bodyStarted.map { $0 + timeouts.body })
         next = Self.earlier(next, idleSince.map { $0 + timeouts.idle })
+        next = Self.earlier(next, outputFullSince.map { $0 + timeouts.idle })
         next = Self.earlier(next, lingerSince.map { $0 + timeouts.linger })
         guard let next, timerFires.map({ next < $0 }) ?? true else { return nil }
         timerFires = next
@@ -46,6 +48,10 @@ extension HTTP1ConnectionStateMachine {
         if let since = lingerSince, since + timeouts.linger <= now {
             return closeNow()
         }
+        if let since = outputFullSince, since + timeouts.idle <= now {
+            // The client has taken nothing for that long: what it was sent is dropped with it.
+            return closeNow()
+        }
         if let started = bodyStarted, started + timeouts.body <= now {
             bodyStarted = nil
             return bodyTimedOut()
@@ -59,6 +65,7 @@ extension HTTP1ConnectionStateMachine {
         acceptedAwaitingFirstHead = nil
         bodyStarted = nil
         idleSince = nil
+        outputFullSince = nil
         lingerSince = nil
         timerFires = nil
     }

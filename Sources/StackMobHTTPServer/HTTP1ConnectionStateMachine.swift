@@ -139,6 +139,11 @@ struct HTTP1ConnectionStateMachine {
     var bodyStarted: NIODeadline?
     /// Since when the connection has had no request.
     var idleSince: NIODeadline?
+    /// Since when the channel has held more unsent bytes than its high water mark
+    /// (`outputFull`). A client that takes no bytes for the idle timeout is as idle as one that
+    /// sends none: its connection closes, and the answer it holds (a batch of a streamed answer,
+    /// a response being written) is let go.
+    var outputFullSince: NIODeadline?
     /// Since when the connection, its last response written, waits for the client to close.
     var lingerSince: NIODeadline?
     /// When the handler's one timer fires: it is moved only when a deadline comes sooner, so a
@@ -208,9 +213,14 @@ struct HTTP1ConnectionStateMachine {
 
     /// The channel's writability changed (`outputFull`): once it takes bytes again, what was read
     /// is answered and reading goes on.
-    mutating func writabilityChanged(writable: Bool) {
+    mutating func writabilityChanged(writable: Bool, now: @autoclosure () -> NIODeadline) {
         outputFull = !writable
-        if writable { followUps.formUnion([.drain, .resumeReading]) }
+        if writable {
+            outputFullSince = nil
+            followUps.formUnion([.drain, .resumeReading])
+        } else if outputFullSince == nil, !isBroken {
+            outputFullSince = now()
+        }
     }
 
     /// The body stream said `.stopProducing`.

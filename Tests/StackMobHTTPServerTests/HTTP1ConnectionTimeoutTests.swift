@@ -24,6 +24,8 @@ struct HTTP1ConnectionTimeoutTests {
         case bodyStreamed
         /// The read side kept open after the last response.
         case linger
+        /// A response under way that the client has stopped taking.
+        case stalledOutput
     }
 
     /// Brings the connection to where `deadline` runs from; the time it passes and what then
@@ -55,6 +57,18 @@ struct HTTP1ConnectionTimeoutTests {
             driver.receive(Driver.head(.GET, "/thing", [("Connection", "close")]), .end(nil))
             #expect(driver.respond().actions == ["closeOutput"])
             return (timeouts.linger, ["close"])
+        case .stalledOutput:
+            driver.receive(Driver.head(), .end(nil))
+            writable(false, &driver)
+            return (timeouts.idle, ["close"])
+        }
+    }
+
+    /// The channel's writability changes at the driver's time.
+    static func writable(_ writable: Bool, _ driver: inout Driver) {
+        driver.run { machine, now in
+            machine.writabilityChanged(writable: writable, now: now)
+            return .none
         }
     }
 
@@ -65,6 +79,21 @@ struct HTTP1ConnectionTimeoutTests {
         let due = Driver.start + after
         #expect(driver.advance(to: due - .nanoseconds(1)) == [])
         #expect(driver.advance(to: due) == expected)
+    }
+
+    @Test("output the client takes again, however slowly, restarts the stalled-output deadline; none is kept once it is taken")
+    func outputMoving() {
+        var driver = Driver.opened()
+        driver.receive(Driver.head(), .end(nil))
+        Self.writable(false, &driver)
+        #expect(driver.advance(by: Driver.timeouts.idle - .seconds(1)) == [])
+        Self.writable(true, &driver)
+        Self.writable(false, &driver)
+        // A whole idle timeout from the second stall, not from the first.
+        #expect(driver.advance(by: Driver.timeouts.idle - .nanoseconds(1)) == [])
+        Self.writable(true, &driver)
+        #expect(driver.machine.outputFullSince == nil)
+        #expect(driver.advance(by: .seconds(1)) == [])
     }
 
     @Test("a body that times out closes the connection after its answer, which says so")

@@ -240,6 +240,29 @@ struct HTTP1ConnectionTests {
         }
     }
 
+    @Test(
+        "a client that takes none of its answers for limits.idle_timeout_seconds is disconnected, and the answers it held let go",
+        .disabled(if: TestServer.onHummingbirdChannel, "Hummingbird's channel has no deadline for output a client does not take"))
+    func stalledOutput() async throws {
+        try await TestServer.run(configure: { $0.idleTimeoutSeconds = 1 }) { client in
+            let big: JSONValue = ["big_id": "b1", "text": .string(String(repeating: "x", count: 512 * 1024))]
+            #expect(try await client.post("/big", big).status == .created)
+            // Thirty answers of 512 KiB asked for at once (more than the kernel's buffers take);
+            // none read for three idle timeouts.
+            let socket = try SlowReader.connect(port: client.port, receiveBuffer: 64 * 1024)
+            defer { Glibc.close(socket) }
+            let bytes = Array(String(repeating: Self.request("GET", "/big/b1"), count: 30).utf8)
+            #expect(bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, 0) } == bytes.count)
+            try await Task.sleep(for: .seconds(3))
+            // Then read to the end. Still connected, the server would send all thirty answers (and
+            // close only once idle after them); disconnected, only what the kernel's buffers held
+            // arrives.
+            let received = try SlowReader.readToEnd(socket, timeout: .seconds(20))
+            #expect(received.ended, "the connection was still open after 20 s of reading")
+            #expect(received.count < 30 * 512 * 1024, "\(received.count) bytes arrived: every answer was sent")
+        }
+    }
+
     /// Requests answered so far, from `/metrics` (`stackmob_http_requests_total`).
     static func answered(_ client: StackMobClient) async throws -> Int {
         let text = try await client.withoutKey.get("/metrics").text
@@ -276,6 +299,28 @@ enum SlowReader {
             throw Failure(description: "connect: errno \(errno)")
         }
         return socket
+    }
+
+    /// Reads `socket` until the server ends the connection or `timeout` passes: how many bytes
+    /// arrived, and whether the connection ended.
+    static func readToEnd(_ socket: Int32, timeout: Duration) throws -> (count: Int, ended: Bool) {
+        var wait = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = ContinuousClock.now + timeout
+        var count = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while ContinuousClock.now < deadline {
+            let read = buffer.withUnsafeMutableBytes { Glibc.recv(socket, $0.baseAddress, $0.count, 0) }
+            if read > 0 {
+                count += read
+            } else if read < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) {
+                continue
+            } else {
+                // The end of the stream, or a reset.
+                return (count, true)
+            }
+        }
+        return (count, false)
     }
 
     /// Everything the server sent until it closed the connection.
