@@ -3,6 +3,7 @@ import NIOPosix
 import NIOSSL
 import PostgresNIO
 import StackMobCore
+import Synchronization
 
 /// One environment's connection pool, its connections pinned to the environment's PostgreSQL
 /// schema (`search_path` in the start-up message) and to the configured `statement_timeout`.
@@ -121,6 +122,52 @@ final class PostgresPool: Sendable {
     private func rows(of query: PostgresQuery, on connection: PostgresConnection) async throws -> [PostgresRow] {
         let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
         return try await result.get().rows
+    }
+
+    /// The statement's rows up to the one whose values take the rows kept past `byteLimit`
+    /// bytes (`ObjectQuery.byteLimit`), and whether it stopped there. The rows after it are
+    /// not kept: postgres-nio reads them from the connection and drops them, so the connection
+    /// is ready for the next statement of the transaction. Only the cells' lengths are counted
+    /// on the event loop; decoding happens in the caller.
+    func execute(_ statement: PostgresStatement, on connection: PostgresConnection, byteLimit: Int) async throws -> (rows: [PostgresRow], endedAtByteLimit: Bool) {
+        let kept = LimitedRows(byteLimit: byteLimit)
+        let result: EventLoopFuture<PostgresQueryMetadata> = connection.query(statement.query, logger: logger) { row in
+            if !kept.keep(row) { throw LimitedRows.Full() }
+        }
+        do {
+            _ = try await result.get()
+            return (kept.rows, false)
+        } catch where kept.full {
+            // `Full`, or the cancellation it caused (`queryCancelled`), whichever postgres-nio
+            // reports first.
+            return (kept.rows, true)
+        }
+    }
+
+    /// The rows one statement keeps within a byte limit.
+    private final class LimitedRows: Sendable {
+        struct Full: Error {}
+        let byteLimit: Int
+        private let state = Mutex<(rows: [PostgresRow], bytes: Int)>(([], 0))
+
+        init(byteLimit: Int) {
+            self.byteLimit = byteLimit
+        }
+
+        var rows: [PostgresRow] { state.withLock { $0.rows } }
+        /// Whether a row took the rows kept past the limit.
+        var full: Bool { state.withLock { $0.bytes > byteLimit } }
+
+        /// Keeps `row`; false once the rows kept are past the limit.
+        func keep(_ row: PostgresRow) -> Bool {
+            var bytes = 0
+            for cell in row { bytes += cell.bytes?.readableBytes ?? 0 }
+            return state.withLock { state in
+                state.rows.append(row)
+                state.bytes += bytes
+                return state.bytes <= byteLimit
+            }
+        }
     }
 
     /// One statement outside any explicit transaction (it is its own).

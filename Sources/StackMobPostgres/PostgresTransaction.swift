@@ -29,6 +29,13 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         return try await database.execute(statement, on: connection)
     }
 
+    /// `run`, keeping rows only up to `byteLimit` bytes when one is set (`ObjectQuery.byteLimit`).
+    func run(_ statement: PostgresStatement, byteLimit: Int?) async throws -> (rows: [PostgresRow], endedAtByteLimit: Bool) {
+        guard let byteLimit else { return (try await run(statement), false) }
+        try singleStatement?.admit()
+        return try await database.execute(statement, on: connection, byteLimit: byteLimit)
+    }
+
     // MARK: - Reading
 
     func fetchObject(_ schema: SchemaDefinition, id: String) async throws -> JSONObject? {
@@ -52,11 +59,26 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         return try await PostgresRowDecoder.objects(run(statement), schema: schema)
     }
 
+    func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) async throws -> ObjectPage {
+        guard !ids.isEmpty else { return ObjectPage(objects: [], total: nil) }
+        // The ids' positions order the rows, which PostgreSQL sorts before sending any: the
+        // rows past the byte limit are then the last ids', not any.
+        let table = quote(schema.name)
+        var statement = PostgresStatement("SELECT \(table).* FROM unnest(")
+        statement.append(statement.bind(ids) + ") WITH ORDINALITY AS _sm_ids(_sm_key, _sm_ordinal) JOIN \(table) ON \(table).\(quote(schema.primaryKey)) = _sm_ids._sm_key")
+        if let rows {
+            statement.append(" WHERE " + PostgresFilterCompiler(schema: schema).compile(rows, table: schema.name, into: &statement))
+        }
+        statement.append(" ORDER BY _sm_ids._sm_ordinal")
+        let (found, ended) = try await run(statement, byteLimit: byteLimit)
+        return ObjectPage(objects: try PostgresRowDecoder.objects(found, schema: schema), total: nil, endedAtByteLimit: ended)
+    }
+
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> ObjectPage {
         let near = query.filter?.nearCondition
         let statement = selectStatement(schema, query: query, near: near)
         var total: Int?
-        let rows = try await run(statement)
+        let (rows, ended) = try await run(statement, byteLimit: query.byteLimit)
         guard let first = rows.first else {
             // An empty page still has a total (a page past the end): count alone.
             return ObjectPage(objects: [], total: query.countsTotal ? try await count(schema, query: query) : nil)
@@ -77,7 +99,7 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
             }
             return object
         }
-        return ObjectPage(objects: objects, total: total)
+        return ObjectPage(objects: objects, total: total, endedAtByteLimit: ended)
     }
 
     func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {

@@ -91,13 +91,42 @@ struct SQLiteRowDecoder {
         _ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: [String] = [],
         each: (ExtraColumns, inout JSONObject) throws -> Void = { _, _ in }
     ) throws -> [JSONObject] {
+        try objects(statement, arguments: arguments, schema: schema, skipping: skipping, byteLimit: nil, each: each).objects
+    }
+
+    /// `objects`, reading no row after the one whose values take the rows read past
+    /// `byteLimit` bytes (`ObjectQuery.byteLimit`); `endedAtByteLimit` says whether it stopped
+    /// there.
+    static func objects(
+        _ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: [String] = [], byteLimit: Int?,
+        each: (ExtraColumns, inout JSONObject) throws -> Void = { _, _ in }
+    ) throws -> (objects: [JSONObject], endedAtByteLimit: Bool) {
         var objects: [JSONObject] = []
+        var bytes = 0
         let rows = try ObjectCursor(statement, arguments: arguments, schema: schema, skipping: skipping)
         while var object = try rows.next() {
             try each(ExtraColumns(statement: statement.sqliteStatement, extras: rows.extras), &object)
             objects.append(object)
+            if let byteLimit {
+                bytes += rowBytes(statement.sqliteStatement)
+                if bytes > byteLimit { return (objects, true) }
+            }
         }
-        return objects
+        return (objects, false)
+    }
+
+    /// The bytes of the current row's values as stored: a text's or a blob's length, eight for
+    /// anything else. Read after the row's values, so that asking a column's type converts
+    /// nothing.
+    private static func rowBytes(_ statement: SQLiteStatement) -> Int {
+        var bytes = 0
+        for column in 0..<sqlite3_column_count(statement) {
+            switch sqlite3_column_type(statement, column) {
+            case SQLITE_TEXT, SQLITE_BLOB: bytes += Int(sqlite3_column_bytes(statement, column))
+            default: bytes += 8
+            }
+        }
+        return bytes
     }
 
     fileprivate static func columnNames(of statement: SQLiteStatement) -> [String] {

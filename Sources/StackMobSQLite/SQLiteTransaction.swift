@@ -30,6 +30,19 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
 
     func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) throws -> [JSONObject] {
         guard !ids.isEmpty else { return [] }
+        let (statement, arguments) = try idsStatement(schema, ids: ids, admitting: rows)
+        return try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema)
+    }
+
+    func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) throws -> ObjectPage {
+        guard !ids.isEmpty else { return ObjectPage(objects: [], total: nil) }
+        // The ids drive the loop (below): the rows come in their order.
+        let (statement, arguments) = try idsStatement(schema, ids: ids, admitting: rows)
+        let (objects, ended) = try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema, byteLimit: byteLimit)
+        return ObjectPage(objects: objects, total: nil, endedAtByteLimit: ended)
+    }
+
+    private func idsStatement(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) throws -> (Statement, StatementArguments) {
         // One bound JSON array, whatever its length: no SQLite variable limit, one cached
         // statement. The ids drive the loop, one primary-key lookup each.
         // `pk IN (SELECT value FROM json_each(?))` first copied them into a temporary b-tree, a
@@ -45,8 +58,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
             sql += " WHERE " + compiler.compile(rows, table: schema.name)
             arguments += StatementArguments(compiler.arguments)
         }
-        let statement = try db.cachedStatement(sql: sql)
-        return try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema)
+        return (try db.cachedStatement(sql: sql), arguments)
     }
 
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) throws -> ObjectPage {
@@ -65,7 +77,9 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         let statement = try db.cachedStatement(sql: sql)
         var count: Int?
         let skipping = [Self.totalColumn, Self.distanceColumn]
-        let objects = try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema, skipping: skipping) { extras, object in
+        let (objects, ended) = try SQLiteRowDecoder.objects(
+            statement, arguments: arguments, schema: schema, skipping: skipping, byteLimit: query.byteLimit
+        ) { extras, object in
             // Every row holds the same total: read once.
             if query.countsTotal, count == nil { count = extras.integer(Self.totalColumn) }
             if let near, case .object(var point)? = object[near.field], let distance = extras.double(Self.distanceColumn) {
@@ -74,7 +88,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
             }
         }
         if inline { longStatements?.forget(sql) }
-        return ObjectPage(objects: objects, total: count)
+        return ObjectPage(objects: objects, total: count, endedAtByteLimit: ended)
     }
 
     /// The rows a whole-table count may read on the calling thread: SQLite counts about 50,000

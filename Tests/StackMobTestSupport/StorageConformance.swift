@@ -169,6 +169,48 @@ public enum StorageConformance {
                 try expect(windows == order, "\(key.field) \(key.ascending ? "asc" : "desc"): \(windows), expected \(order)")
             }
         },
+        Check(name: "a byte limit ends a read after the row that passes it, keeps the total, and the snapshot reads on") { storage in
+            // Titles of 1,000 bytes, n 1 ... 5: the limit is passed by the third row read.
+            let large = five.map { object -> JSONObject in
+                var object = object
+                object["title"] = .string(String(repeating: "t", count: 1_000))
+                return object
+            }
+            try await createNotes(storage, large)
+            let order = [SortKey(field: "n", ascending: true)]
+            let (page, keys) = try await storage.engine.read { reader in
+                let page = try await reader.fetchObjects(note, query: ObjectQuery(order: order, limit: 5, countsTotal: true, byteLimit: 2_500))
+                // Rows left unread on the connection must not disturb the next statement.
+                return (page, try await reader.fetchPrimaryKeys(note, query: ObjectQuery(order: order, offset: page.objects.count)))
+            }
+            try expect(ids(page.objects) == ["a", "b", "c"] && page.endedAtByteLimit, "read \(ids(page.objects)), ended \(page.endedAtByteLimit)")
+            try expect(page.total == 5, "total \(String(describing: page.total))")
+            try expect(keys == ["d", "e"], "the rest \(keys)")
+            // The first row is read whatever its size; a window within the limit reads whole.
+            let one = try await storage.engine.read { try await $0.fetchObjects(note, query: ObjectQuery(order: order, byteLimit: 10)) }
+            try expect(ids(one.objects) == ["a"] && one.endedAtByteLimit, "read \(ids(one.objects))")
+            let whole = try await storage.engine.read { try await $0.fetchObjects(note, query: ObjectQuery(order: order, byteLimit: 100_000)) }
+            try expect(ids(whole.objects) == ["a", "b", "c", "d", "e"] && !whole.endedAtByteLimit, "read \(ids(whole.objects))")
+        },
+        Check(name: "objects read by ids in order come in the ids' order, missing ones left out, and stop after the row that passes the byte limit") { storage in
+            let large = five.map { object -> JSONObject in
+                var object = object
+                object["title"] = .string(String(repeating: "t", count: 1_000))
+                return object
+            }
+            try await createNotes(storage, large)
+            let (page, after) = try await storage.engine.read { reader in
+                let page = try await reader.fetchObjects(note, orderedIDs: ["e", "zz", "c", "a", "d", "b"], admitting: nil, byteLimit: 2_500)
+                return (page, try await reader.fetchObjects(note, orderedIDs: ["d", "b"], admitting: nil, byteLimit: 100_000))
+            }
+            try expect(ids(page.objects) == ["e", "c", "a"] && page.endedAtByteLimit, "read \(ids(page.objects)), ended \(page.endedAtByteLimit)")
+            try expect(ids(after.objects) == ["d", "b"] && !after.endedAtByteLimit, "then \(ids(after.objects))")
+            // Only what the row filter admits.
+            let admitted = try await storage.engine.read {
+                try await $0.fetchObjects(note, orderedIDs: ["b", "d", "e"], admitting: .primaryKeyIs(field: "note_id", value: "d"), byteLimit: 100_000)
+            }
+            try expect(ids(admitted.objects) == ["d"], "admitted \(ids(admitted.objects))")
+        },
         Check(name: "the primary keys of a query come in the order its objects do") { storage in
             try await createNotes(storage, five)
             for query in [ObjectQuery(), ObjectQuery(filter: greater(than: 1), order: [SortKey(field: "title", ascending: true)], offset: 1)] {

@@ -21,14 +21,19 @@ extension Datastore {
     /// the caller may still read it.
     public struct RemainingObjects: Sendable {
         let keys: [String]
-        let reader: @Sendable (ArraySlice<String>) async throws -> [JSONObject]
+        /// The objects of a run of keys, and how many of its keys were read.
+        let reader: @Sendable (ArraySlice<String>) async throws -> (objects: [JSONObject], read: Int)
 
         /// The number of objects still to read (fewer may come: see above).
         public var count: Int { keys.count }
 
-        /// The objects of the keys at `positions` (within 0 ..< `count`), in the answer's order.
-        public func read(_ positions: Range<Int>) async throws -> [JSONObject] {
-            try await reader(keys[positions])
+        /// The objects of the keys at `positions` (within 0 ..< `count`), in the answer's order,
+        /// as far as `batchBytes` of stored values allow, and the position to read from next:
+        /// `positions.upperBound`, or less when the objects reached those bytes first (never
+        /// `positions.lowerBound`: one object at least is read).
+        public func read(_ positions: Range<Int>) async throws -> (objects: [JSONObject], next: Int) {
+            let (objects, read) = try await reader(keys[positions])
+            return (objects, positions.lowerBound + read)
         }
     }
 
@@ -38,6 +43,13 @@ extension Datastore {
     /// and the rest is read in batches as it is written (`RemainingObjects`).
     public static let queryBatchSize = 100
 
+    /// How many bytes of stored values one read of a query's objects holds at most (past its
+    /// first object): a hundred objects may each be as large as a request body, and a selection
+    /// (`X-StackMob-Select`) makes the text written far smaller than what was read. The first
+    /// read stops there and leaves the rest for the batches; a batch stops there and leaves the
+    /// rest of its keys for the next.
+    public static let batchBytes = 4 << 20
+
     /// `GET /<schema>?…`: the matching objects in order, windowed by the range. Only objects the
     /// caller may read match: the permission's row rule is part of the statement, so pages and
     /// totals never count hidden objects (§12.2). Every object, read whole: for the server's own
@@ -46,17 +58,21 @@ extension Datastore {
         let batches = try await queryInBatches(in: schemaName, request, caller: caller)
         var objects = batches.first
         if let rest = batches.rest {
-            for start in stride(from: 0, to: rest.count, by: Self.queryBatchSize) {
-                objects += try await rest.read(start..<min(start + Self.queryBatchSize, rest.count))
+            var position = 0
+            while position < rest.count {
+                let batch = try await rest.read(position..<min(position + Self.queryBatchSize, rest.count))
+                objects += batch.objects
+                position = batch.next
             }
         }
         return QueryResult(objects: objects, total: batches.total)
     }
 
-    /// `query`, for an answer written as it is read: the first `queryBatchSize` objects, and
-    /// when the window holds more, their primary keys, read in the same snapshot, for the rest
-    /// to be read a batch at a time. A `near` query reads its window whole (each object carries
-    /// its distance from the query's point, which only its own statement computes).
+    /// `query`, for an answer written as it is read: the first `queryBatchSize` objects, or
+    /// fewer when they reach `batchBytes`, and when the window holds more, their primary
+    /// keys, read in the same snapshot, for the rest to be read a batch at a time. A `near` query
+    /// reads its window whole (each object carries its distance from the query's point, which
+    /// only its own statement computes).
     public func queryInBatches(in schemaName: String, _ request: QueryRequest, caller: Caller) async throws -> QueryBatches {
         try await authorizeVerb(.read, on: schemaName, caller: caller)
         guard var committed = try await committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
@@ -79,7 +95,8 @@ extension Datastore {
             filter: filter, order: request.order, offset: request.range?.start ?? 0, limit: request.range?.limit,
             countsTotal: request.range != nil)
         let batchSize = Self.queryBatchSize
-        let inBatches = filter?.nearCondition == nil && (window.limit ?? .max) > batchSize
+        let near = filter?.nearCondition != nil
+        let inBatches = !near && (window.limit ?? .max) > batchSize
         let loader = relationLoader(caller: caller)
         let expand = request.expand
         // The first batch, its related objects and the keys of the rest are read in one snapshot.
@@ -89,14 +106,17 @@ extension Datastore {
             restricted.filter = Self.restricting(window.filter, to: rows)
             var first = restricted
             if inBatches { first.limit = batchSize }
+            if !near { first.byteLimit = Self.batchBytes }
             var page = try await reader.fetchObjects(schema, query: first)
             var keys: [String] = []
-            if inBatches && page.objects.count == batchSize {
+            let read = page.objects.count
+            if (inBatches && read == batchSize) || page.endedAtByteLimit {
                 var rest = restricted
-                rest.offset += batchSize
-                rest.limit = window.limit.map { $0 - batchSize }
+                rest.offset += read
+                rest.limit = window.limit.map { $0 - read }
                 rest.countsTotal = false
-                keys = try await reader.fetchPrimaryKeys(schema, query: rest)
+                rest.byteLimit = nil
+                if rest.limit != 0 { keys = try await reader.fetchPrimaryKeys(schema, query: rest) }
             }
             // In place: the page's objects are held once, and expanded without copies.
             try await loader.expand(&page.objects, schema: schema, depth: expand, reader: reader)
@@ -113,24 +133,27 @@ extension Datastore {
         var rest: RemainingObjects?
         if !keys.isEmpty {
             rest = RemainingObjects(keys: keys) { batch in
-                try await presented(self.objects(keyedBy: Array(batch), in: schema, expand: expand, caller: caller, loader: loader))
+                let (objects, read) = try await self.objects(keyedBy: Array(batch), in: schema, expand: expand, caller: caller, loader: loader)
+                return (presented(objects), read)
             }
         }
         return QueryBatches(first: presented(page.objects), total: page.total, rest: rest)
     }
 
-    /// The objects of `keys` the caller may read, in the order of `keys`, expanded.
-    private func objects(keyedBy keys: [String], in schema: SchemaDefinition, expand: Int, caller: Caller, loader: RelationLoader) async throws -> [JSONObject] {
+    /// The objects of `keys` the caller may read, in the order of `keys`, expanded, as far as
+    /// `batchBytes` of stored values allow; and how many of the keys were read.
+    private func objects(
+        keyedBy keys: [String], in schema: SchemaDefinition, expand: Int, caller: Caller, loader: RelationLoader
+    ) async throws -> (objects: [JSONObject], read: Int) {
         try await storage.read { reader in
             let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
-            let found = try await reader.fetchObjects(schema, ids: keys, admitting: rows)
-            var byKey = [String: JSONObject](minimumCapacity: found.count)
-            for object in found {
-                if let key = object[schema.primaryKey]?.stringValue { byKey[key] = object }
+            var page = try await reader.fetchObjects(schema, orderedIDs: keys, admitting: rows, byteLimit: Self.batchBytes)
+            var read = keys.count
+            if page.endedAtByteLimit, let last = page.objects.last?[schema.primaryKey]?.stringValue, let position = keys.firstIndex(of: last) {
+                read = position + 1
             }
-            var objects = keys.compactMap { byKey.removeValue(forKey: $0) }
-            try await loader.expand(&objects, schema: schema, depth: expand, reader: reader)
-            return objects
+            try await loader.expand(&page.objects, schema: schema, depth: expand, reader: reader)
+            return (page.objects, read)
         }
     }
 

@@ -7,13 +7,22 @@ public struct ObjectQuery: Sendable, Equatable {
     public var limit: Int?
     /// Whether to count every matching object (for `Content-Range`), in the same statement.
     public var countsTotal: Bool
+    /// When set, no row is read after the one whose stored values take the rows read past this
+    /// many bytes (the first row is always read), and the page says whether rows were left
+    /// (`ObjectPage.endedAtByteLimit`). A window's row count does not bound its memory: a stored
+    /// object may be as large as a request body.
+    public var byteLimit: Int?
 
-    public init(filter: TypedFilter? = nil, order: [SortKey] = [], offset: Int = 0, limit: Int? = nil, countsTotal: Bool = false) {
+    public init(
+        filter: TypedFilter? = nil, order: [SortKey] = [], offset: Int = 0, limit: Int? = nil, countsTotal: Bool = false,
+        byteLimit: Int? = nil
+    ) {
         self.filter = filter
         self.order = order
         self.offset = offset
         self.limit = limit
         self.countsTotal = countsTotal
+        self.byteLimit = byteLimit
     }
 }
 
@@ -22,10 +31,14 @@ public struct ObjectQuery: Sendable, Equatable {
 public struct ObjectPage: Sendable, Equatable {
     public var objects: [JSONObject]
     public var total: Int?
+    /// Whether the query's `byteLimit` ended the read: rows of the window after `objects` may
+    /// remain unread.
+    public var endedAtByteLimit: Bool
 
-    public init(objects: [JSONObject], total: Int?) {
+    public init(objects: [JSONObject], total: Int?, endedAtByteLimit: Bool = false) {
         self.objects = objects
         self.total = total
+        self.endedAtByteLimit = endedAtByteLimit
     }
 }
 

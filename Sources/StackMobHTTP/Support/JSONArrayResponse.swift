@@ -89,14 +89,15 @@ enum JSONArrayResponse {
         }
 
         /// The next batch; nil once every key was read. A batch may hold fewer objects than it
-        /// asked for (objects deleted since), none included.
+        /// asked for (objects deleted since, or stored values past `Datastore.batchBytes`: the
+        /// text written can be far smaller than what was read), none included.
         mutating func next() async throws -> [JSONObject]? {
             guard position < rest.count else { return nil }
             let average = max(1, bytes / max(1, objects))
             let size = min(max(Self.targetBytes / average, Self.sizes.lowerBound), Self.sizes.upperBound)
-            let end = min(position + size, rest.count)
-            defer { position = end }
-            return try await rest.read(position..<end)
+            let batch = try await rest.read(position..<min(position + size, rest.count))
+            position = batch.next
+            return batch.objects
         }
     }
 

@@ -161,6 +161,10 @@ struct RelationLoaderTests {
             let objects = try await base.fetchObjects(schema, ids: ids, admitting: rows)
             return reversed ? objects.reversed() : objects
         }
+
+        func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) async throws -> ObjectPage {
+            try await base.fetchObjects(schema, orderedIDs: ids, admitting: rows, byteLimit: byteLimit)
+        }
     }
 
     /// A datastore with inference on, over a temporary SQLite engine.

@@ -56,6 +56,30 @@ struct LongAnswerTests {
         }
     }
 
+    @Test("a page whose objects pass the first read's bytes is streamed, whole and in order: a page's length does not bound its memory")
+    func largeObjectsInBatches() async throws {
+        // Twelve notes of 600 KB: a page of ten passes `Datastore.batchBytes` at the seventh.
+        let text = String(repeating: "x", count: 600_000)
+        #expect(7 * text.utf8.count > Datastore.batchBytes && 6 * text.utf8.count < Datastore.batchBytes)
+        try await TestServer.run { client in
+            for index in 0..<12 {
+                let created = try await client.post("/note", ["note_id": .string("n\(index)"), "n": .integer(Int64(index)), "text": .string(text)])
+                #expect(created.status == .created, "\(created.text.prefix(300))")
+            }
+            let page = try await client.get("/note", headers: ["X-StackMob-OrderBy": "n:asc", "Range": "objects=0-9"])
+            #expect(page.status == .partialContent)
+            #expect(page.headers[.contentRange] == "objects 0-9/12")
+            // Read and written in parts, the first of them within the bytes: no length ahead.
+            #expect(page.headers[.contentLength] == nil)
+            let notes = try #require(page.array).compactMap(\.objectValue)
+            #expect(notes.compactMap { $0["n"]?.integerValue } == Array(0..<10))
+            #expect(notes.allSatisfy { $0["text"] == .string(text) })
+
+            let all = try await client.get("/note", headers: ["X-StackMob-OrderBy": "n:desc", "X-StackMob-Select": "n"])
+            #expect(try #require(all.array).compactMap { $0.objectValue?["n"]?.integerValue } == Array((0..<12).reversed()))
+        }
+    }
+
     @Test("a long expanded list is built within limits.max_expanded_response_bytes a batch at a time, and refused past it")
     func expandedInBatches() async throws {
         try await TestServer.run(configure: { $0.maxExpandedResponseBytes = 256 * 1024 }) { client in

@@ -12,6 +12,13 @@ public protocol StorageReader {
     /// whatever the number of ids (how expansion loads a level, PROTOCOL §5.5). With `rows`, only
     /// the objects it admits (schema permissions, §12), in the same statement.
     func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject]
+    /// The stored objects among `ids` (distinct) that `rows` admits, in the order of `ids`,
+    /// reading no row after the one whose values take the rows read past `byteLimit` bytes (as
+    /// `ObjectQuery.byteLimit`): how the rest of a long answer is read a batch at a time
+    /// (`Datastore.RemainingObjects`). When the page ended at the limit, the ids after its last
+    /// object were not read; the ids before it that returned nothing are not stored (or not
+    /// admitted).
+    func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) async throws -> ObjectPage
 }
 
 extension StorageReader {

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""How much memory reading pages of large stored objects takes (docs/architecture.md, "Memory per
+request": a query's first read stops at `Datastore.batchBytes` of stored values).
+
+    python3 scripts/page_memory.py --binary new=<path> [--binary old=<path>] [--objects 100]
+        [--size 2000000] [--readers 6] [--select n] [--settings KEY=VALUE ...]
+
+For each binary in turn, on a fresh data directory: --objects objects of about --size bytes each
+are created (with the public key, one at a time, as any app's user could in development), then
+--readers connections ask at once for the page `Range: objects=0-<objects - 1>` and read it
+slowly, a few KiB at a time, as a client on a poor network would; the server's resident memory
+is sampled every 50 ms until every answer is read. With --select, the page selects that field
+alone (`X-StackMob-Select`): its text is small, what is read to write it is not. Prints the resident memory before the reads,
+the peak during them, and the statuses and bytes answered. --settings passes `STACKMOB_*`
+variables (a PostgreSQL engine, for instance). Standard library only.
+"""
+import argparse
+import collections
+import json
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Api, Server, resident_kib  # noqa: E402
+
+PUBLIC_KEY = "b0b0b0b0-0000-4000-8000-000000000001"
+PRIVATE_KEY = "b0b0b0b0-0000-4000-8000-00000000000f"
+SCHEMA = "huge"
+
+
+def stored_object(index, size):
+    """An object of about `size` bytes of JSON: its id, its position, and a string filling it."""
+    return {f"{SCHEMA}_id": f"h{index:05d}", "n": index, "text": "x" * max(0, size - 40)}
+
+
+def page_request(objects, select=None):
+    selection = f"X-StackMob-Select: {select}\r\n" if select else ""
+    return (f"GET /{SCHEMA} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/vnd.stackmob+json; version=0\r\n"
+            f"X-StackMob-API-Key: {PUBLIC_KEY}\r\nX-StackMob-OrderBy: n:asc\r\nRange: objects=0-{objects - 1}\r\n"
+            f"{selection}Connection: close\r\n\r\n").encode()
+
+
+def seed(port, objects, size):
+    api = Api(port, PUBLIC_KEY)
+    for index in range(objects):
+        status, answer = api.request("POST", f"/{SCHEMA}", stored_object(index, size))
+        if status != 201:
+            raise RuntimeError(f"create {index}: {status} {json.dumps(answer)[:200]}")
+
+
+def read_pages(port, pid, objects, readers, select=None):
+    """The readers at once; returns (peak resident MiB, Counter of status lines, bytes read)."""
+    peak = [resident_kib(pid)]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], resident_kib(pid))
+            time.sleep(0.05)
+
+    statuses = collections.Counter()
+    received = [0]
+    lock = threading.Lock()
+
+    def read():
+        status, count = "", 0
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=120) as connection:
+                connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
+                connection.sendall(page_request(objects, select))
+                first = True
+                while True:
+                    chunk = connection.recv(16 * 1024)
+                    if not chunk:
+                        break
+                    if first:
+                        status = chunk.split(b"\r\n", 1)[0].decode(errors="replace")
+                        first = False
+                    count += len(chunk)
+                    time.sleep(0.001)  # a slow reader: about 16 MB/s
+        except OSError as error:
+            status = f"error: {error}"
+        with lock:
+            statuses[status] += 1
+            received[0] += count
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    threads = [threading.Thread(target=read) for _ in range(readers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    done.set()
+    sampler.join()
+    return peak[0] // 1024, statuses, received[0]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", action="append", required=True, help="label=path, repeatable")
+    parser.add_argument("--objects", type=int, default=100)
+    parser.add_argument("--size", type=int, default=2_000_000, help="bytes of each object's JSON")
+    parser.add_argument("--readers", type=int, default=6)
+    parser.add_argument("--select", help="a field the page selects alone")
+    parser.add_argument("--settings", action="append", default=[], help="KEY=VALUE for the server's environment")
+    args = parser.parse_args()
+    settings = dict(entry.split("=", 1) for entry in args.settings)
+    print("| binary | idle MiB | peak MiB | statuses | MB read |")
+    print("|---|---|---|---|---|")
+    for entry in args.binary:
+        label, path = entry.split("=", 1)
+        directory = tempfile.mkdtemp(prefix="page-memory-")
+        server = Server(path, directory, PUBLIC_KEY, PRIVATE_KEY, settings=settings)
+        try:
+            server.start()
+            seed(server.port, args.objects, args.size)
+            time.sleep(1)
+            idle = resident_kib(server.pid) // 1024
+            peak, statuses, received = read_pages(server.port, server.pid, args.objects, args.readers, args.select)
+            answered = ", ".join(f"{count} × {status}" for status, count in sorted(statuses.items()))
+            print(f"| {label} | {idle} | {peak} | {answered} | {received / 1e6:.0f} |", flush=True)
+        finally:
+            server.stop()
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+"""Unit tests of page_memory.py: its objects are about the size asked, and its page request asks
+for every one of them, in order, with the public key."""
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import page_memory  # noqa: E402
+
+
+class PageMemoryTests(unittest.TestCase):
+    def test_objects_are_about_the_size_asked(self):
+        for size in (1_000, 2_000_000):
+            text = json.dumps(page_memory.stored_object(7, size))
+            self.assertLess(abs(len(text) - size), 40, size)
+            self.assertEqual(json.loads(text)["huge_id"], "h00007")
+
+    def test_the_page_asks_for_every_object_in_order(self):
+        head = page_memory.page_request(100).decode()
+        self.assertTrue(head.startswith("GET /huge HTTP/1.1\r\n"))
+        self.assertIn("Range: objects=0-99\r\n", head)
+        self.assertIn("X-StackMob-OrderBy: n:asc\r\n", head)
+        self.assertIn(page_memory.PUBLIC_KEY, head)
+        self.assertTrue(head.endswith("\r\n\r\n"))
+        self.assertNotIn("X-StackMob-Select", head)
+        self.assertIn("X-StackMob-Select: n\r\n", page_memory.page_request(100, "n").decode())
+
+
+if __name__ == "__main__":
+    unittest.main()
