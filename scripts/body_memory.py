@@ -19,11 +19,9 @@ import shutil
 import socket
 import sys
 import tempfile
-import threading
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Server  # noqa: E402
+from harness import Server, peak_memory, resident_kib  # noqa: E402
 
 PUBLIC_KEY = "b0b0b0b0-0000-4000-8000-000000000001"
 PRIVATE_KEY = "b0b0b0b0-0000-4000-8000-00000000000f"
@@ -44,47 +42,18 @@ def request(payload):
     return head + payload
 
 
-def resident_kib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
 def burst(port, pid, payload, requests):
     """Sends the requests at once; returns (peak resident MiB, Counter of status lines)."""
-    peak = [resident_kib(pid)]
-    done = threading.Event()
-
-    def sample():
-        while not done.is_set():
-            peak[0] = max(peak[0], resident_kib(pid))
-            time.sleep(0.05)
-
-    statuses = collections.Counter()
-    lock = threading.Lock()
-
     def send():
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=120) as connection:
                 connection.sendall(request(payload))
-                status = connection.recv(200).split(b"\r\n", 1)[0].decode(errors="replace")
+                return connection.recv(200).split(b"\r\n", 1)[0].decode(errors="replace")
         except OSError as error:
-            status = f"error: {error}"
-        with lock:
-            statuses[status] += 1
+            return f"error: {error}"
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    senders = [threading.Thread(target=send) for _ in range(requests)]
-    for sender in senders:
-        sender.start()
-    for sender in senders:
-        sender.join()
-    done.set()
-    sampler.join()
-    return peak[0] // 1024, statuses
+    _, peak, statuses = peak_memory(pid, [send] * requests, interval=0.05)
+    return peak // 1024, collections.Counter(statuses)
 
 
 def main():

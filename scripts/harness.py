@@ -8,6 +8,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 
 ACCEPT = "application/vnd.stackmob+json; version=0"
@@ -93,6 +94,35 @@ class Server:
 
     def open_descriptors(self):
         return len(os.listdir(f"/proc/{self.pid}/fd"))
+
+
+def peak_memory(pid, tasks, interval=0.01):
+    """Runs each of `tasks` (functions) at once, on a thread of its own, while sampling `pid`'s
+    resident memory every `interval` seconds; returns (idle KiB, peak KiB, the tasks' results)."""
+    idle = resident_kib(pid)
+    peak = [idle]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], resident_kib(pid))
+            time.sleep(interval)
+
+    results = [None] * len(tasks)
+
+    def run(index):
+        results[index] = tasks[index]()
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(tasks))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    done.set()
+    sampler.join()
+    return idle, peak[0], results
 
 
 def resident_kib(pid, field="VmRSS"):

@@ -22,11 +22,10 @@ import shutil
 import socket
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Api, Server, resident_kib  # noqa: E402
+from harness import Api, Server, peak_memory, resident_kib  # noqa: E402
 
 PUBLIC_KEY = "b0b0b0b0-0000-4000-8000-000000000001"
 PRIVATE_KEY = "b0b0b0b0-0000-4000-8000-00000000000f"
@@ -55,50 +54,26 @@ def seed(port, objects, size):
 
 def read_pages(port, pid, objects, readers, select=None):
     """The readers at once; returns (peak resident MiB, Counter of status lines, bytes read)."""
-    peak = [resident_kib(pid)]
-    done = threading.Event()
-
-    def sample():
-        while not done.is_set():
-            peak[0] = max(peak[0], resident_kib(pid))
-            time.sleep(0.05)
-
-    statuses = collections.Counter()
-    received = [0]
-    lock = threading.Lock()
-
     def read():
         status, count = "", 0
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=120) as connection:
                 connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
                 connection.sendall(page_request(objects, select))
-                first = True
                 while True:
                     chunk = connection.recv(16 * 1024)
                     if not chunk:
                         break
-                    if first:
+                    if not status:
                         status = chunk.split(b"\r\n", 1)[0].decode(errors="replace")
-                        first = False
                     count += len(chunk)
                     time.sleep(0.001)  # a slow reader: about 16 MB/s
         except OSError as error:
             status = f"error: {error}"
-        with lock:
-            statuses[status] += 1
-            received[0] += count
+        return status, count
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    threads = [threading.Thread(target=read) for _ in range(readers)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    done.set()
-    sampler.join()
-    return peak[0] // 1024, statuses, received[0]
+    _, peak, results = peak_memory(pid, [read] * readers, interval=0.05)
+    return peak // 1024, collections.Counter(status for status, _ in results), sum(count for _, count in results)
 
 
 def main():

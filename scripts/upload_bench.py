@@ -39,6 +39,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
 from harness import ACCEPT, Api, Server  # noqa: E402
 
 PUBLIC_KEY = "b0b0b0b0-0000-4000-8000-000000000001"
@@ -145,30 +146,8 @@ def prober(server, duration):
 def peak_memory(server, requests):
     """Runs each of `requests` (functions) in a thread of its own while sampling the server's
     resident memory; returns (idle MiB, peak MiB, their results)."""
-    idle = server.resident_kib()
-    peak = [idle]
-    done = threading.Event()
-
-    def sample():
-        while not done.is_set():
-            peak[0] = max(peak[0], server.resident_kib())
-            time.sleep(0.01)
-
-    results = [None] * len(requests)
-
-    def run(index):
-        results[index] = requests[index]()
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(requests))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    done.set()
-    sampler.join()
-    return idle / 1024, peak[0] / 1024, results
+    idle, peak, results = harness.peak_memory(server.pid, requests)
+    return idle / 1024, peak / 1024, results
 
 
 def expansion(server):

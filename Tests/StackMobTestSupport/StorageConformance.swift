@@ -108,6 +108,15 @@ public enum StorageConformance {
         noteObject("d", n: 4, created: 1), noteObject("e", n: 5, created: 5),
     ]
 
+    /// `five` with titles of 1,000 bytes: rows of about 1 KB, for byte limits.
+    static var fiveLarge: [JSONObject] {
+        five.map { object in
+            var object = object
+            object["title"] = .string(String(repeating: "t", count: 1_000))
+            return object
+        }
+    }
+
     static func ids(_ objects: [JSONObject]) -> [String] {
         objects.compactMap { $0["note_id"]?.stringValue }
     }
@@ -170,13 +179,8 @@ public enum StorageConformance {
             }
         },
         Check(name: "a byte limit ends a read after the row that passes it, keeps the total, and the snapshot reads on") { storage in
-            // Titles of 1,000 bytes, n 1 ... 5: the limit is passed by the third row read.
-            let large = five.map { object -> JSONObject in
-                var object = object
-                object["title"] = .string(String(repeating: "t", count: 1_000))
-                return object
-            }
-            try await createNotes(storage, large)
+            // n 1 ... 5: a limit of 2,500 bytes is passed by the third row read.
+            try await createNotes(storage, fiveLarge)
             let order = [SortKey(field: "n", ascending: true)]
             let (page, keys) = try await storage.engine.read { reader in
                 let page = try await reader.fetchObjects(note, query: ObjectQuery(order: order, limit: 5, countsTotal: true, byteLimit: 2_500))
@@ -193,12 +197,7 @@ public enum StorageConformance {
             try expect(ids(whole.objects) == ["a", "b", "c", "d", "e"] && !whole.endedAtByteLimit, "read \(ids(whole.objects))")
         },
         Check(name: "objects read by ids in order come in the ids' order, missing ones left out, and stop after the row that passes the byte limit") { storage in
-            let large = five.map { object -> JSONObject in
-                var object = object
-                object["title"] = .string(String(repeating: "t", count: 1_000))
-                return object
-            }
-            try await createNotes(storage, large)
+            try await createNotes(storage, fiveLarge)
             let (page, after) = try await storage.engine.read { reader in
                 let page = try await reader.fetchObjects(note, orderedIDs: ["e", "zz", "c", "a", "d", "b"], admitting: nil, byteLimit: 2_500)
                 return (page, try await reader.fetchObjects(note, orderedIDs: ["d", "b"], admitting: nil, byteLimit: 100_000))
