@@ -127,12 +127,16 @@ final class PostgresPool: Sendable {
     /// The statement's rows up to the one whose values take the rows kept past `byteLimit`
     /// bytes (`ObjectQuery.byteLimit`), and whether it stopped there. The rows after it are
     /// not kept: postgres-nio reads them from the connection and drops them, so the connection
-    /// is ready for the next statement of the transaction. Only the cells' lengths are counted
-    /// on the event loop; decoding happens in the caller.
-    func execute(_ statement: PostgresStatement, on connection: PostgresConnection, byteLimit: Int) async throws -> (rows: [PostgresRow], endedAtByteLimit: Bool) {
+    /// is ready for the next statement of the transaction. Each row is made random-access as it
+    /// arrives, which its decoder needs anyway (`PostgresRowDecoder.object(from:extra:)`), and
+    /// only its variable-length values are measured: a `PostgresCell` per value, walked on the
+    /// connection's loop, cost a page a tenth more instructions (docs/benchmarks.md).
+    func execute(_ statement: PostgresStatement, on connection: PostgresConnection, byteLimit: Int) async throws -> (
+        rows: [PostgresRandomAccessRow], endedAtByteLimit: Bool
+    ) {
         let kept = LimitedRows(byteLimit: byteLimit)
         let result: EventLoopFuture<PostgresQueryMetadata> = connection.query(statement.query, logger: logger) { row in
-            if !kept.keep(row) { throw LimitedRows.Full() }
+            if !kept.keep(PostgresRandomAccessRow(row)) { throw LimitedRows.Full() }
         }
         do {
             _ = try await result.get()
@@ -147,26 +151,48 @@ final class PostgresPool: Sendable {
     /// The rows one statement keeps within a byte limit.
     private final class LimitedRows: Sendable {
         struct Full: Error {}
+
+        private struct State {
+            var rows: [PostgresRandomAccessRow] = []
+            var bytes = 0
+            /// The columns whose values vary in length, and the bytes of the others, from the
+            /// first row (every row of a statement has the same columns).
+            var measured: (columns: [Int], fixedBytes: Int)?
+        }
+
         let byteLimit: Int
-        private let state = Mutex<(rows: [PostgresRow], bytes: Int)>(([], 0))
+        private let state = Mutex(State())
 
         init(byteLimit: Int) {
             self.byteLimit = byteLimit
         }
 
-        var rows: [PostgresRow] { state.withLock { $0.rows } }
+        var rows: [PostgresRandomAccessRow] { state.withLock { $0.rows } }
         /// Whether a row took the rows kept past the limit.
         var full: Bool { state.withLock { $0.bytes > byteLimit } }
 
         /// Keeps `row`; false once the rows kept are past the limit.
-        func keep(_ row: PostgresRow) -> Bool {
-            var bytes = 0
-            for cell in row { bytes += cell.bytes?.readableBytes ?? 0 }
-            return state.withLock { state in
+        func keep(_ row: PostgresRandomAccessRow) -> Bool {
+            state.withLock { state in
+                let measured = state.measured ?? Self.measure(row)
+                state.measured = measured
+                var bytes = measured.fixedBytes
+                for column in measured.columns { bytes += row[data: column].value?.readableBytes ?? 0 }
                 state.rows.append(row)
                 state.bytes += bytes
                 return state.bytes <= byteLimit
             }
+        }
+
+        /// Numbers and booleans count eight bytes each; every other column by its value.
+        private static func measure(_ row: PostgresRandomAccessRow) -> (columns: [Int], fixedBytes: Int) {
+            let fixed: [PostgresDataType] = [.bool, .int2, .int4, .int8, .float4, .float8]
+            var columns: [Int] = []
+            var fixedBytes = 0
+            for (column, cell) in row.enumerated() {
+                if fixed.contains(cell.dataType) { fixedBytes += 8 } else { columns.append(column) }
+            }
+            return (columns, fixedBytes)
         }
     }
 

@@ -49,7 +49,7 @@ struct PostgresRowDecoder {
 
     /// - Parameter skipping: columns the statement selects besides the fields (a page's total,
     ///   a distance), which the caller reads by name (`object(from:extra:)`).
-    init(columnsOf row: PostgresRow, schema: SchemaDefinition, skipping: [String] = []) {
+    init(columnsOf row: some Collection<PostgresCell>, schema: SchemaDefinition, skipping: [String] = []) {
         var fields: [Field] = []
         var extras: [Int] = []
         fields.reserveCapacity(row.count)
@@ -74,6 +74,14 @@ struct PostgresRowDecoder {
         return try rows.map { try decoder.object(from: $0) }
     }
 
+    /// Every row of `rows`, already random-access (`PostgresPool.execute(_:on:byteLimit:)`), as
+    /// an object.
+    static func objects(_ rows: [PostgresRandomAccessRow], schema: SchemaDefinition) throws -> [JSONObject] {
+        guard let first = rows.first else { return [] }
+        let decoder = PostgresRowDecoder(columnsOf: first, schema: schema)
+        return try rows.map { try decoder.object(from: $0) }
+    }
+
     /// The row's object; `extra` is handed each of the row's columns that is not a field.
     ///
     /// A field's bytes are taken alone (`subscript(data:)`): a `PostgresCell` carries its
@@ -82,7 +90,11 @@ struct PostgresRowDecoder {
     /// columns come from the same random-access row, which a page with its total used to make a
     /// second time for each row (docs/benchmarks.md, "Figures behind design choices").
     func object(from row: PostgresRow, extra: (PostgresCell) throws -> Void = { _ in }) throws -> JSONObject {
-        let cells = PostgresRandomAccessRow(row)
+        try object(from: PostgresRandomAccessRow(row), extra: extra)
+    }
+
+    /// `object(from:extra:)` of a row already random-access.
+    func object(from cells: PostgresRandomAccessRow, extra: (PostgresCell) throws -> Void = { _ in }) throws -> JSONObject {
         var object = JSONObject(minimumCapacity: fields.count)
         for field in fields {
             if let value = try Self.value(of: cells[data: field.column].value, field: field, in: cells) {

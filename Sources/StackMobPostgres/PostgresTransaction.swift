@@ -30,8 +30,8 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
     }
 
     /// `run`, keeping rows only up to `byteLimit` bytes when one is set (`ObjectQuery.byteLimit`).
-    func run(_ statement: PostgresStatement, byteLimit: Int?) async throws -> (rows: [PostgresRow], endedAtByteLimit: Bool) {
-        guard let byteLimit else { return (try await run(statement), false) }
+    func run(_ statement: PostgresStatement, byteLimit: Int?) async throws -> (rows: [PostgresRandomAccessRow], endedAtByteLimit: Bool) {
+        guard let byteLimit else { return (try await run(statement).map(PostgresRandomAccessRow.init), false) }
         try singleStatement?.admit()
         return try await database.execute(statement, on: connection, byteLimit: byteLimit)
     }
