@@ -15,13 +15,11 @@ statuses answered. Standard library only.
 import argparse
 import collections
 import os
-import shutil
 import socket
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Server, peak_memory, resident_kib  # noqa: E402
+from harness import fresh_server, peak_memory, resident_kib  # noqa: E402
 
 PUBLIC_KEY = "b0b0b0b0-0000-4000-8000-000000000001"
 PRIVATE_KEY = "b0b0b0b0-0000-4000-8000-00000000000f"
@@ -67,17 +65,11 @@ def main():
     for entry in args.binary:
         label, path = entry.split("=", 1)
         for kind in ("array", "string"):
-            directory = tempfile.mkdtemp(prefix="body-memory-")
-            server = Server(path, directory, PUBLIC_KEY, PRIVATE_KEY)
-            try:
-                server.start()
+            with fresh_server(path, PUBLIC_KEY, PRIVATE_KEY, prefix="body-memory-") as server:
                 idle = resident_kib(server.pid) // 1024
                 peak, statuses = burst(server.port, server.pid, body(kind, args.size), args.requests)
                 answered = ", ".join(f"{count} × {status}" for status, count in sorted(statuses.items()))
                 print(f"| {label} | {kind} | {idle} | {peak} | {answered} |", flush=True)
-            finally:
-                server.stop()
-                shutil.rmtree(directory, ignore_errors=True)
 
 
 if __name__ == "__main__":

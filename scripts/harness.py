@@ -1,5 +1,6 @@
 """What the scripts in scripts/ share: the stackmob-server binary on a data directory of its own,
 and a keep-alive JSON client for its API. Standard library only."""
+import contextlib
 import http.client
 import importlib.util
 import json
@@ -8,6 +9,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 
@@ -94,6 +96,19 @@ class Server:
 
     def open_descriptors(self):
         return len(os.listdir(f"/proc/{self.pid}/fd"))
+
+
+@contextlib.contextmanager
+def fresh_server(binary, public_key, private_key, settings=None, prefix="stackmob-"):
+    """A started `Server` of `binary` on a new data directory, stopped and removed afterwards."""
+    directory = tempfile.mkdtemp(prefix=prefix)
+    server = Server(binary, directory, public_key, private_key, settings=settings)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def peak_memory(pid, tasks, interval=0.01):

@@ -18,14 +18,12 @@ import argparse
 import collections
 import json
 import os
-import shutil
 import socket
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Api, Server, peak_memory, resident_kib  # noqa: E402
+from harness import Api, fresh_server, peak_memory, resident_kib  # noqa: E402
 
 PUBLIC_KEY = "b0b0b0b0-0000-4000-8000-000000000001"
 PRIVATE_KEY = "b0b0b0b0-0000-4000-8000-00000000000f"
@@ -90,19 +88,13 @@ def main():
     print("|---|---|---|---|---|")
     for entry in args.binary:
         label, path = entry.split("=", 1)
-        directory = tempfile.mkdtemp(prefix="page-memory-")
-        server = Server(path, directory, PUBLIC_KEY, PRIVATE_KEY, settings=settings)
-        try:
-            server.start()
+        with fresh_server(path, PUBLIC_KEY, PRIVATE_KEY, settings, prefix="page-memory-") as server:
             seed(server.port, args.objects, args.size)
             time.sleep(1)
             idle = resident_kib(server.pid) // 1024
             peak, statuses, received = read_pages(server.port, server.pid, args.objects, args.readers, args.select)
             answered = ", ".join(f"{count} × {status}" for status, count in sorted(statuses.items()))
             print(f"| {label} | {idle} | {peak} | {answered} | {received / 1e6:.0f} |", flush=True)
-        finally:
-            server.stop()
-            shutil.rmtree(directory, ignore_errors=True)
 
 
 if __name__ == "__main__":
