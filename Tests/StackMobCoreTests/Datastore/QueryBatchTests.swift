@@ -1,4 +1,3 @@
-import StackMobSQLite
 import Testing
 
 @testable import StackMobCore
@@ -59,9 +58,7 @@ struct QueryBatchTests {
 
     /// A datastore holding `objects` objects of `objectBytes` in `big`, `n` 0 ..< objects.
     static func withStoredObjects(_ body: (Datastore) async throws -> Void) async throws {
-        try await TemporaryDatabase.withEngine { engine, registry in
-            let datastore = try await Datastore.open(
-                storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
+        try await TemporaryDatabase.withDatastore { _, _, datastore in
             let text = String(repeating: "x", count: objectBytes)
             for n in 0..<objects {
                 _ = try await datastore.create(["big_id": .string("b\(n)"), "n": .integer(Int64(n)), "text": .string(text)], in: "big", caller: .anonymous)

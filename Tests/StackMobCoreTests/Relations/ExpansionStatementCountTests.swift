@@ -10,9 +10,7 @@ struct ExpansionStatementCountTests {
     /// read of every doc at depth 2. Returns the statements that read ran and the docs it returned.
     private func expandedRead(documents: Int) async throws -> (statements: Int, docs: [JSONObject]) {
         let counter = StatementCounter()
-        return try await TemporaryDatabase.withEngine(statementCounter: counter) { engine, registry in
-            let datastore = try await Datastore.open(
-                storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
+        return try await TemporaryDatabase.withDatastore(statementCounter: counter) { _, _, datastore in
             let relations = try RelationMap.parse("tags=tag&tags.owner=person")
             for doc in 0..<documents {
                 let tags: [JSONValue] = (0..<10).map { tag in

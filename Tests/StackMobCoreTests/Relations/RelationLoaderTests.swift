@@ -8,7 +8,7 @@ import Testing
 struct RelationLoaderTests {
     @Test("every related object passes through the admit seam: nil hides it like a dangling id")
     func admitSeam() async throws {
-        try await Self.withDatastore { engine, registry, datastore in
+        try await TemporaryDatabase.withDatastore { engine, registry, datastore in
             let written = try await datastore.upsertGraph(
                 ["doc_id": "d", "tags": [["tag_id": "t1", "secret": true], ["tag_id": "t2", "n": 2], "gone"], "main": ["tag_id": "t1", "n": 1]],
                 in: "doc", relations: try RelationMap.parse("tags=tag&main=tag"), caller: .anonymous)
@@ -26,7 +26,7 @@ struct RelationLoaderTests {
 
     @Test("a schema related to itself and a cycle between two schemas expand level by level to the depth asked")
     func cyclesAndSelfRelations() async throws {
-        try await Self.withDatastore { engine, registry, datastore in
+        try await TemporaryDatabase.withDatastore { engine, registry, datastore in
             // person.friends → person (itself); person.home → house; house.owner → person (a cycle).
             let written = try await datastore.upsertGraph(
                 [
@@ -53,7 +53,7 @@ struct RelationLoaderTests {
 
     @Test("ids of a schema that was never created are dropped, and the other relations still expand")
     func missingTargetSchema() async throws {
-        try await Self.withDatastore { engine, registry, datastore in
+        try await TemporaryDatabase.withDatastore { engine, registry, datastore in
             let written = try await datastore.upsertGraph(
                 ["doc_id": "d", "main": ["tag_id": "t1", "n": 1]], in: "doc", relations: try RelationMap.parse("main=tag"), caller: .anonymous)
             // A relation to a schema with no table, as a declaration could leave it.
@@ -72,7 +72,7 @@ struct RelationLoaderTests {
 
     @Test("an object related from several objects, and at several depths, is expanded as deep as each place asks")
     func sharedRelatedObjects() async throws {
-        try await Self.withDatastore { engine, registry, datastore in
+        try await TemporaryDatabase.withDatastore { engine, registry, datastore in
             // ann → bob → cy → dee → eve; yan → bob (bob shared at one depth); zed → cy (cy met
             // with one level left through ann and yan, with two through zed).
             let relations = try RelationMap.parse("friends=person&friends.friends=person&friends.friends.friends=person")
@@ -115,7 +115,7 @@ struct RelationLoaderTests {
 
     @Test("objects an engine returns in any order still land where their ids are", arguments: [false, true])
     func anyOrderFromTheEngine(reversed: Bool) async throws {
-        try await Self.withDatastore { engine, registry, datastore in
+        try await TemporaryDatabase.withDatastore { engine, registry, datastore in
             let relations = try RelationMap.parse("tags=tag&main=tag&tags.owner=person")
             let written = try await datastore.upsertGraph(
                 [
@@ -164,15 +164,6 @@ struct RelationLoaderTests {
 
         func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) async throws -> ObjectPage {
             try await base.fetchObjects(schema, orderedIDs: ids, admitting: rows, byteLimit: byteLimit)
-        }
-    }
-
-    /// A datastore with inference on, over a temporary SQLite engine.
-    private static func withDatastore(_ body: (SQLiteStorageEngine, SchemaRegistry, Datastore) async throws -> Void) async throws {
-        try await TemporaryDatabase.withEngine { engine, registry in
-            let datastore = try await Datastore.open(
-                storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
-            try await body(engine, registry, datastore)
         }
     }
 }

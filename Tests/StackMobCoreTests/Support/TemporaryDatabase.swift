@@ -17,6 +17,18 @@ enum TemporaryDatabase {
         return try await closing(engine) { try await body(engine, registry) }
     }
 
+    /// `withEngine` with a datastore over it: schema inference on, no user schemas, and a
+    /// password hasher of one round.
+    static func withDatastore<T>(
+        statementCounter: StatementCounter? = nil, _ body: (SQLiteStorageEngine, SchemaRegistry, Datastore) async throws -> T
+    ) async throws -> T {
+        try await withEngine(statementCounter: statementCounter) { engine, registry in
+            let datastore = try await Datastore.open(
+                storage: engine, registry: registry, inferenceEnabled: true, userSchemas: [], passwordHasher: PasswordHasher(rounds: 1))
+            return try await body(engine, registry, datastore)
+        }
+    }
+
     /// Runs `body`, then closes `engine`, whether `body` returned or threw (a `defer` cannot
     /// await the close).
     static func closing<T>(_ engine: SQLiteStorageEngine, _ body: () async throws -> T) async throws -> T {
