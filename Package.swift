@@ -261,6 +261,8 @@ let package = Package(
             name: "StackMobCoreTests",
             dependencies: [
                 "StackMobCore", "StackMobSQLite", "StackMobFuzzInput", .product(name: "Crypto", package: "swift-crypto"),
+                // `mallinfo2`, to weigh a parsed text against `JSONParser.bytesPerValue`.
+                "CMalloc",
                 // Tests that write a database as an earlier version left it.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

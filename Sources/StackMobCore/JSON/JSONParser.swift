@@ -41,19 +41,35 @@ public struct JSONParser {
     /// part of what reading back a stored array took (docs/benchmarks.md, "Figures behind design
     /// choices").
     public static func parse(_ bytes: some Collection<UInt8>, options: Options = .init()) throws(JSONParseError) -> JSONValue {
-        let inPlace = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(JSONParseError) in try parse(buffer: buffer, options: options) }
-        }
-        if let inPlace { return try inPlace.get() }
-        // An array is contiguous: this second call parses it in place.
-        return try parse(Array(bytes), options: options)
+        try parseCountingValues(bytes, options: options).value
     }
 
     public static func parse(_ text: String, options: Options = .init()) throws(JSONParseError) -> JSONValue {
         try parse(text.utf8, options: options)
     }
 
-    private static func parse(buffer: UnsafeBufferPointer<UInt8>, options: Options) throws(JSONParseError) -> JSONValue {
+    /// `parse(_:options:)`, with how many values the text held (each string, number, literal,
+    /// array and object): the memory its parsed form takes beyond the text's own bytes is about
+    /// that many times `bytesPerValue`.
+    public static func parseCountingValues(_ bytes: some Collection<UInt8>, options: Options = .init()) throws(JSONParseError) -> (
+        value: JSONValue, values: Int
+    ) {
+        let inPlace = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONParseError) in try parse(buffer: buffer, options: options) }
+        }
+        if let inPlace { return try inPlace.get() }
+        // An array is contiguous: this second call parses it in place.
+        return try parseCountingValues(Array(bytes), options: options)
+    }
+
+    /// The most memory one parsed value takes beyond its text's bytes: its slot in an array
+    /// (`MemoryLayout<JSONValue>.stride`, with the array's spare capacity) or an object (a
+    /// `JSONObject.Member`), and what it allocates itself: an array's room for four, a string's
+    /// storage once it is too long to be kept inline. Strings of sixteen bytes and arrays of one
+    /// value come closest, at about 100 (`JSONParsedMemoryTests` weighs them on the heap).
+    public static let bytesPerValue = 128
+
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>, options: Options) throws(JSONParseError) -> (value: JSONValue, values: Int) {
         var parser = JSONParser(bytes: buffer, options: options)
         parser.skipWhitespace()
         let value = try parser.parseValue()
@@ -61,7 +77,7 @@ public struct JSONParser {
         guard parser.index == parser.bytes.count else {
             throw parser.error("unexpected text after the JSON value")
         }
-        return value
+        return (value, parser.values)
     }
 
     // MARK: - Values

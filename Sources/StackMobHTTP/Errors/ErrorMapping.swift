@@ -165,8 +165,9 @@ enum ErrorMapping {
     }
 
     private static func closesConnection(_ error: any Error) -> Bool {
-        // A refused body is never read: what follows on the connection is the rest of it.
-        if error is HTTPParserError || error is RequestBodyTimeout || error is RequestBodyBudget.Refused { return true }
+        // A body refused before it was read: what follows on the connection is the rest of it.
+        if let refused = error as? RequestBodyBudget.Refused { return !refused.afterReading }
+        if error is HTTPParserError || error is RequestBodyTimeout { return true }
         switch error as? RequestError {
         case .connectionLost?, .unsupportedTransferCoding?: return true
         default: return false

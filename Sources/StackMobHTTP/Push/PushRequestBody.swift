@@ -11,13 +11,7 @@ enum PushRequestBody {
     static func object(_ request: Request, limit: Int) async throws -> JSONObject {
         let buffer = try await RequestBodyReader.bytes(request, limit: limit)
         guard buffer.readableBytesView.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return [:] }
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(buffer.readableBytesView, options: .requestBody)
-        } catch {
-            throw RequestError.malformedJSON(error.description)
-        }
-        guard let object = value.objectValue else { throw PushError.malformedRequest("the body must be a JSON object") }
+        guard let object = try RequestBodyReader.parse(buffer).objectValue else { throw PushError.malformedRequest("the body must be a JSON object") }
         // Tokens and user ids are looked up and stored as text, which cannot hold U+0000.
         if object.contains(where: { !payloadMembers.contains($0.key) && FieldValueRules.containsNUL($0.value) }) {
             throw RequestError.containsNUL

@@ -15,12 +15,25 @@ import Synchronization
 /// (`HTTP1ConnectionStateMachine.wholeBodyLimit`) takes its declared length from both budgets
 /// before anything reads it (a body without a `Content-Length`: the most it may send), and gives
 /// it back once its request is answered. One that does not fit is refused at once, its body
-/// unread: `503` with `Retry-After`, which every SDK retries (PROTOCOL §10.3). Smaller bodies
-/// never wait: a login or a small write goes through whatever large bodies are in flight.
+/// unread: `503` with `Retry-After`, which every SDK retries (PROTOCOL §10.3).
+///
+/// A body read as JSON takes more memory parsed than as text: tens of bytes a value, where
+/// `[1,1,…]` spends two bytes of text on each. Once parsed, its request's share grows to what the
+/// parsed form may take (`grow(to:)`), and the request is refused the same way when that does not
+/// fit: a client cannot hold many parsed bodies, small or large, past its share.
+///
+/// Smaller bodies never wait: a login or a small write, whose text and parsed form are both
+/// under `uncounted`, goes through whatever large bodies are in flight.
 final class RequestBodyBudget: Sendable {
     struct Refused: Error, Equatable {
         let perClient: Bool
+        /// Refused once read and parsed: the connection may carry the next request.
+        var afterReading = false
     }
+
+    /// The share of the budgets the request under way holds, for the body reader to grow; nil
+    /// outside a request counted by `counting(_:context:_:)`.
+    @TaskLocal static var current: Holding?
 
     let perClient: Int
     let total: Int
@@ -45,16 +58,18 @@ final class RequestBodyBudget: Sendable {
     }
 
     /// Runs `body` with `request`'s body counted against its client's budget and the listener's
-    /// when it is large enough to count; throws `Refused` when it does not fit.
+    /// when it is large enough to count, and its share held for `grow(to:)`; throws `Refused`
+    /// when it does not fit.
     nonisolated(nonsending) func counting<T>(
         _ request: Request, context: StackMobRequestContext, _ body: nonisolated(nonsending) () async throws -> T
     ) async throws -> T {
         let bytes = Self.bytes(of: request, maxBodyBytes: maxBodyBytes)
-        guard bytes > Self.uncounted else { return try await body() }
-        let key = Self.key(ClientOrigin(request, context: context, proxies: proxies).address)
-        try reserve(bytes, for: key)
-        defer { release(bytes, for: key) }
-        return try await body()
+        guard bytes > 0 else { return try await body() }
+        let proxies = proxies
+        let holding = Holding(budget: self) { Self.key(ClientOrigin(request, context: context, proxies: proxies).address) }
+        if bytes > Self.uncounted { try holding.grow(to: bytes, bodyRead: false) }
+        defer { holding.release() }
+        return try await Self.$current.withValue(holding) { try await body() }
     }
 
     /// What a request's body may take: its declared length, else the most a body may be; none
@@ -74,11 +89,11 @@ final class RequestBodyBudget: Sendable {
         return ConnectionCounter.clientKey(address) ?? client
     }
 
-    private func reserve(_ bytes: Int, for client: String) throws(Refused) {
+    private func reserve(_ bytes: Int, for client: String, afterReading: Bool) throws(Refused) {
         try held.withLock { (held: inout Held) throws(Refused) in
             let clients = held.byClient[client, default: 0]
-            guard clients + bytes <= perClient else { throw Refused(perClient: true) }
-            guard held.total + bytes <= total else { throw Refused(perClient: false) }
+            guard clients + bytes <= perClient else { throw Refused(perClient: true, afterReading: afterReading) }
+            guard held.total + bytes <= total else { throw Refused(perClient: false, afterReading: afterReading) }
             held.byClient[client] = clients + bytes
             held.total += bytes
         }
@@ -89,6 +104,41 @@ final class RequestBodyBudget: Sendable {
             let left = held.byClient[client, default: bytes] - bytes
             held.byClient[client] = left > 0 ? left : nil
             held.total -= bytes
+        }
+    }
+
+    /// What one request holds of both budgets: its body's declared length from the start when
+    /// that counts, more once the body is parsed, all of it given back when it is answered.
+    final class Holding: Sendable {
+        private let budget: RequestBodyBudget
+        /// Who the client is, worked out the first time the request takes a share.
+        private let client: @Sendable () -> String
+        private let share = Mutex<(client: String?, bytes: Int)>((nil, 0))
+
+        init(budget: RequestBodyBudget, client: @escaping @Sendable () -> String) {
+            self.budget = budget
+            self.client = client
+        }
+
+        /// Grows the share to `bytes` (to the budgets' whole when it is more, so that a request
+        /// alone always fits), when that is more than it holds and more than `uncounted`. Throws
+        /// `Refused` when it does not fit, holding what it held; `bodyRead` says whether the
+        /// connection has read the body by then.
+        func grow(to bytes: Int, bodyRead: Bool = true) throws(Refused) {
+            let target = min(bytes, budget.perClient, budget.total)
+            try share.withLock { (share: inout (client: String?, bytes: Int)) throws(Refused) in
+                guard target > share.bytes, target > RequestBodyBudget.uncounted else { return }
+                let client = share.client ?? self.client()
+                try budget.reserve(target - share.bytes, for: client, afterReading: bodyRead)
+                share = (client, target)
+            }
+        }
+
+        func release() {
+            share.withLock { share in
+                if let client = share.client, share.bytes > 0 { budget.release(share.bytes, for: client) }
+                share = (nil, 0)
+            }
         }
     }
 }

@@ -18,12 +18,17 @@ enum RequestBodyReader {
     /// From this size on, a body is parsed off the event loop.
     static let offLoopBytes = 256 * 1024
 
-    private static func parse(_ buffer: ByteBuffer) throws(RequestError) -> JSONValue {
+    /// Parses the body, and grows the request's share of the body budgets to what the parsed
+    /// form may take (`RequestBodyBudget`): more than the text's bytes when it holds many values.
+    static func parse(_ buffer: ByteBuffer) throws -> JSONValue {
+        let parsed: (value: JSONValue, values: Int)
         do {
-            return try JSONParser.parse(buffer.readableBytesView, options: .requestBody)
+            parsed = try JSONParser.parseCountingValues(buffer.readableBytesView, options: .requestBody)
         } catch {
             throw RequestError.malformedJSON(error.description)
         }
+        try RequestBodyBudget.current?.grow(to: buffer.readableBytes + parsed.values * JSONParser.bytesPerValue)
+        return parsed.value
     }
 
     /// The raw body, possibly empty (custom code forwards it as it is). Every body the server

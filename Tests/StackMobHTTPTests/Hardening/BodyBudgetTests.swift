@@ -93,6 +93,36 @@ struct BodyBudgetTests {
         }
     }
 
+    @Test("a small body of many values takes its parsed size from the client's share: refused with a 503 once read when that does not fit, the connection kept; alone it goes through")
+    func parsedSize() async throws {
+        try await TestServer.run(configure: Self.smallBudgets) { client in
+            // The client holds 600 KiB of its 1 MiB share with a body it has only begun.
+            let held = try await RawConnection.connect(port: client.port)
+            let large = Self.body(bytes: 600 * 1024)
+            try await held.send(Self.head(bytes: large.utf8.count, client: "203.0.113.10") + String(large.prefix(1000)))
+            // 60 KiB of text, too little to count as it arrives; 30,000 values once parsed.
+            let numbers = "{\"numbers\":[" + Array(repeating: "1", count: 30_000).joined(separator: ",") + "]}"
+            let refused = Mutex<RawConnection.Response?>(nil)
+            #expect(
+                try await eventually {
+                    let response = try await Self.counted(from: "203.0.113.10", port: client.port, body: numbers)
+                    if response.status == 503 { refused.withLock { $0 = response } }
+                    return response.status == 503
+                })
+            let answer = try #require(refused.withLock { $0 })
+            #expect(answer.headers["retry-after"] == "1" && answer.headers["connection"] != "close", "\(answer.headers)")
+            #expect(answer.body.contains("Too many large request bodies from this client at once"), "\(answer.body)")
+            // A small write of few values goes through; another client's many values too.
+            #expect(try await Self.counted(from: "203.0.113.10", port: client.port, body: Self.body(bytes: 2000)).status == 201)
+            #expect(try await Self.counted(from: "203.0.113.11", port: client.port, body: numbers).status == 201)
+            // Once the held body ends, the many values fit.
+            try await held.send(String(large.dropFirst(1000)))
+            #expect(try await held.response()?.status == 201)
+            #expect(try await Self.counted(from: "203.0.113.10", port: client.port, body: numbers).status == 201)
+            await held.close()
+        }
+    }
+
     @Test("the admin API's sign-in, which reads a body before anyone is known, is held to the same budgets")
     func adminSignIn() async throws {
         try await AdminAPITests.run(configure: Self.smallBudgets) { client in
