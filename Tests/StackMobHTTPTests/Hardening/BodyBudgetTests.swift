@@ -21,11 +21,14 @@ struct BodyBudgetTests {
         ].joined(separator: "\r\n") + "\r\n\r\n"
     }
 
-    /// Bodies of at most 1 MiB, one of them per client, two in all.
+    /// Bodies of at most 1 MiB, one of them per client, two in all. The bodies the tests hold
+    /// begun are given ten minutes: on a busy machine, the default 30 s can pass before the test
+    /// ends them, and the server would then close their connections and give their room back.
     static func smallBudgets(_ configuration: inout StackMobConfiguration) {
         configuration.maxBodyBytes = megabyte
         configuration.maxBodyBytesPerClient = megabyte
         configuration.maxBodyBytesInFlight = 2 * megabyte
+        configuration.bodyTimeoutSeconds = 600
     }
 
     /// A JSON object of exactly `bytes` bytes: `{"text":"xxx…"}`.
