@@ -40,7 +40,7 @@ import pg_cluster  # noqa: E402
 SIZES = {"objects": 1000, "catalog": 10_000, "memos": 100_000}
 # Signatures prepared per run of `owned` (a nonce is good once): above what one run can use.
 SIGNED = 150_000
-SCENARIOS = ("head", "get_one", "page", "expand", "owned")
+SCENARIOS = ("head", "get_one", "page", "newest", "expand", "owned")
 
 
 def cpu_ticks(pid):
