@@ -14,9 +14,9 @@ struct AdminMiddleware: RouterMiddleware {
     let console: RouterResponder<StackMobRequestContext>
 
     /// `bodies`: the console's forms are counted as the admin API's bodies are.
-    init(admin: RouterResponder<StackMobRequestContext>, bodies: RequestBodyBudget, routeLog: RouteLog = RouteLog()) {
+    init(admin: RouterResponder<StackMobRequestContext>, bodies: BodyBudget, routeLog: RouteLog = RouteLog()) {
         self.admin = admin
-        self.console = buildConsoleRouter(admin: admin, bodies: RequestBodyBudgetMiddleware(budget: bodies), routeLog: routeLog)
+        self.console = buildConsoleRouter(admin: admin, bodies: BodyBudgetMiddleware(budget: bodies), routeLog: routeLog)
             .buildResponder()
     }
 

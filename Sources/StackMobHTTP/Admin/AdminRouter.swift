@@ -3,7 +3,7 @@ import StackMobCore
 
 /// The admin API's routes, behind its own authentication.
 func buildAdminRouter(
-    backend: Backend, clock: any ServerClock, throttle: SignInThrottle, bodies: RequestBodyBudget, fixtures: FixtureLoader = FixtureLoader(fixture: nil),
+    backend: Backend, clock: any ServerClock, throttle: SignInThrottle, bodies: BodyBudget, fixtures: FixtureLoader = FixtureLoader(fixture: nil),
     fileOrigin: StoredFileOrigin, traffic: TrafficRecorder = TrafficRecorder(), health: InstanceHealth = InstanceHealth(),
     routeLog: RouteLog = RouteLog()
 ) -> Router<StackMobRequestContext> {
@@ -11,7 +11,7 @@ func buildAdminRouter(
     let routes = RecordingRouter(router: router, log: routeLog, host: .api)
     router.add(layers: [
         (.errors, ErrorMiddleware()), (.nul, NULMiddleware()), (.notFound, NotFoundMiddleware()),
-        (.bodyBudget, RequestBodyBudgetMiddleware(budget: bodies)),
+        (.bodyBudget, BodyBudgetMiddleware(budget: bodies)),
         (.authentication, AdminAuthMiddleware(operators: backend.operators)),
     ])
     AdminSessionController(operators: backend.operators, throttle: throttle, proxies: backend.configuration.trustedProxies)

@@ -58,7 +58,7 @@ public func buildHTTPApplication(
         stalls: metrics.stalls, stallThresholdMilliseconds: configuration.monitoring.stallWarningMilliseconds, connections: connections)
     // One admin API and console, whichever listeners serve them: one sign-in throttle, and one
     // budget for the bodies they hold (their sign-ins read a body before anyone is known).
-    let operatorBodies = RequestBodyBudget(configuration: configuration)
+    let operatorBodies = BodyBudget(configuration: configuration)
     let operatorSurface = AdminMiddleware(
         admin: buildAdminRouter(
             backend: backend, clock: clock, throttle: SignInThrottle(clock: clock), bodies: operatorBodies, fixtures: fixtures,
@@ -102,7 +102,7 @@ func buildRouter(
     let builder = APIRouterBuilder()
     let routes = RecordingRouter(router: builder, log: routeLog, host: .api)
     // One budget for the listener: the push host's requests on this port share it.
-    let bodies = RequestBodyBudget(configuration: backend.configuration)
+    let bodies = BodyBudget(configuration: backend.configuration)
     let push = buildPushRouter(backend: backend, clock: clock, standalone: false, bodies: bodies, routeLog: routeLog)
     let html5 = EnvironmentKind.allCases.compactMap { kind in
         let site = backend.configuration.html5.site(for: kind)

@@ -166,7 +166,7 @@ struct ConsoleController: Sendable {
 /// The console's routes, outside the admin API's authentication middleware (the sign-in page
 /// and the assets need none; every other page asks the admin API who is signed in).
 func buildConsoleRouter(
-    admin: RouterResponder<StackMobRequestContext>, bodies: RequestBodyBudgetMiddleware, routeLog: RouteLog = RouteLog()
+    admin: RouterResponder<StackMobRequestContext>, bodies: BodyBudgetMiddleware, routeLog: RouteLog = RouteLog()
 ) -> Router<StackMobRequestContext> {
     let router = Router(context: StackMobRequestContext.self)
     let routes = RecordingRouter(router: router, log: routeLog, host: .api)

@@ -38,10 +38,10 @@ enum ErrorMapping {
         case let error as HTTPParserError:
             // Raised while a handler reads a body that breaks HTTP/1.1 (a chunk size `zz`).
             return Mapped(status: .badRequest, message: "Malformed HTTP request: \(error.debugDescription)", isClientError: true)
-        case let error as RequestBodyBudget.Refused:
-            let whose = error.perClient ? "from this client " : ""
-            return Mapped(
-                status: .serviceUnavailable, message: "Too many large request bodies \(whose)at once: try again in a second", isClientError: true)
+        case let error as BodyBudget.Refused:
+            let what = error.answer ? "large answers" : "large request bodies"
+            let whose = error.perClient ? (error.answer ? "to this client " : "from this client ") : ""
+            return Mapped(status: .serviceUnavailable, message: "Too many \(what) \(whose)at once: try again in a second", isClientError: true)
         case let error as FailureLimiter.Refusal:
             return Mapped(
                 status: .tooManyRequests, message: "Too many failed attempts: try again in \(error.retryAfterSeconds) seconds", isClientError: true)
@@ -166,7 +166,7 @@ enum ErrorMapping {
 
     private static func closesConnection(_ error: any Error) -> Bool {
         // A body refused before it was read: what follows on the connection is the rest of it.
-        if let refused = error as? RequestBodyBudget.Refused { return !refused.afterReading }
+        if let refused = error as? BodyBudget.Refused { return !refused.afterReading }
         if error is HTTPParserError || error is RequestBodyTimeout { return true }
         switch error as? RequestError {
         case .connectionLost?, .unsupportedTransferCoding?: return true
@@ -191,7 +191,7 @@ enum ErrorMapping {
         if case .tooManyAttempts(let seconds)? = error as? AdminError {
             headers[HTTPField.Name("Retry-After")!] = String(seconds)
         }
-        if error is RequestBodyBudget.Refused {
+        if error is BodyBudget.Refused {
             // Every SDK retries a 503 that says when (PROTOCOL §10.3).
             headers[HTTPField.Name("Retry-After")!] = "1"
         }

@@ -27,7 +27,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         let authorization = request.headers.value(of: .authorization)
         var bodySHA1: [UInt8]?
         // Only for the app's own consumer key: anyone else's request is refused without its body
-        // being waited for, read, or held against the listener's budget (`RequestBodyBudget`).
+        // being waited for, read, or held against the listener's budget (`BodyBudget`).
         if let authorization, authorization.hasPrefix("OAuth "), OAuth1Authorization.parse(authorization)?.consumerKey == environment.keys.publicKey {
             bodySHA1 = try await SignedBody.sha1(of: &request, authorization: authorization, limit: backend.configuration.maxBodyBytes)
         }

@@ -8,8 +8,8 @@ import Hummingbird
 struct CallerMiddleware {
     typealias Context = StackMobRequestContext
     /// A large body is counted before anything reads it, authentication included (an OAuth 1.0
-    /// signature covers the body's hash).
-    let bodies: RequestBodyBudget
+    /// signature covers the body's hash), and a large answer until the client takes it.
+    let bodies: BodyBudget
     let authentication: AuthenticationMiddleware
     let users: UserController
     let social: SocialController
@@ -18,7 +18,8 @@ struct CallerMiddleware {
     nonisolated(nonsending) func respond(
         to request: Request, context: Context, next: nonisolated(nonsending) (Request, Context) async throws -> Response
     ) async throws -> Response {
-        try await bodies.counting(request, context: context) { try await answer(request, context: context, next: next) }
+        let response = try await bodies.counting(request, context: context) { try await answer(request, context: context, next: next) }
+        return try bodies.answering(response, to: request, context: context)
     }
 
     private nonisolated(nonsending) func answer(

@@ -26,8 +26,8 @@ enum MiddlewareLayer: Int, Comparable, Sendable {
     case nul
     /// An unknown route as StackMob's 404 (`NotFoundMiddleware`).
     case notFound
-    /// A large request body counted against the listener's budgets before anything reads it
-    /// (`RequestBodyBudget`).
+    /// A large request body counted against the listener's budgets before anything reads it, and
+    /// a large answer until the client takes it (`BodyBudget`).
     case bodyBudget
     /// Who the caller is: an app's keys and signatures, or an operator's session.
     case authentication

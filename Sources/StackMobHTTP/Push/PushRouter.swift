@@ -7,15 +7,15 @@ import StackMobCore
 /// - Parameter standalone: true for the push port's own listener, which needs the request log and
 ///   the server headers; on the API port the API router has already applied them.
 func buildPushRouter(
-    backend: Backend, clock: any ServerClock, standalone: Bool, bodies: RequestBodyBudget? = nil, routeLog: RouteLog = RouteLog()
+    backend: Backend, clock: any ServerClock, standalone: Bool, bodies: BodyBudget? = nil, routeLog: RouteLog = RouteLog()
 ) -> Router<StackMobRequestContext> {
-    let bodies = bodies ?? RequestBodyBudget(configuration: backend.configuration)
+    let bodies = bodies ?? BodyBudget(configuration: backend.configuration)
     let router = Router(context: StackMobRequestContext.self)
     let routes = RecordingRouter(router: router, log: routeLog, host: .push)
     router.add(
         layers: (standalone ? [(.requestLog, RequestLogMiddleware()), (.serverHeaders, ServerHeadersMiddleware(clock: clock))] : []) + [
             (.errors, ErrorMiddleware()), (.transferCoding, TransferCodingMiddleware()), (.nul, NULMiddleware()),
-            (.notFound, NotFoundMiddleware()), (.bodyBudget, RequestBodyBudgetMiddleware(budget: bodies)),
+            (.notFound, NotFoundMiddleware()), (.bodyBudget, BodyBudgetMiddleware(budget: bodies)),
             (.authentication, AuthenticationMiddleware(backend: backend, clock: clock)),
         ])
     PushController(maxBodyBytes: backend.configuration.maxBodyBytes).addRoutes(to: routes)

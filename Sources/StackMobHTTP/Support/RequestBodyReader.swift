@@ -19,7 +19,7 @@ enum RequestBodyReader {
     static let offLoopBytes = 256 * 1024
 
     /// Parses the body, and grows the request's share of the body budgets to what the parsed
-    /// form may take (`RequestBodyBudget`): more than the text's bytes when it holds many values.
+    /// form may take (`BodyBudget`): more than the text's bytes when it holds many values.
     static func parse(_ buffer: ByteBuffer) throws -> JSONValue {
         let parsed: (value: JSONValue, values: Int)
         do {
@@ -27,7 +27,7 @@ enum RequestBodyReader {
         } catch {
             throw RequestError.malformedJSON(error.description)
         }
-        try RequestBodyBudget.current?.grow(to: buffer.readableBytes + parsed.values * JSONParser.bytesPerValue)
+        try BodyBudget.current?.grow(to: buffer.readableBytes + parsed.values * JSONParser.bytesPerValue)
         return parsed.value
     }
 

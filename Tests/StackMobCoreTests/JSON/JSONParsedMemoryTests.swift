@@ -4,7 +4,7 @@ import StackMobCore
 import Testing
 
 /// `JSONParser.bytesPerValue` bounds what a parsed request body takes beyond its text
-/// (`RequestBodyBudget` grows a request's share by it), so it must hold for the texts that spend
+/// (`BodyBudget` grows a request's share by it), so it must hold for the texts that spend
 /// the fewest bytes on the most memory.
 @Suite("The memory of a parsed text")
 struct JSONParsedMemoryTests {

@@ -4,10 +4,14 @@ import StackMobTestSupport
 import Synchronization
 import Testing
 
-/// One client, or many, cannot make the server hold more request bodies in memory than
-/// `limits.max_body_bytes_per_client` and `limits.max_body_bytes_in_flight` allow, nor turn a
-/// body into many times its size once parsed (docs/operations.md, "Limits").
-@Suite("Request bodies held at once, and their parsed size")
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One client, or many, cannot make the server hold more request bodies, or answers not yet
+/// taken, in memory than `limits.max_body_bytes_per_client` and `limits.max_body_bytes_in_flight`
+/// allow, nor turn a body into many times its size once parsed (docs/operations.md, "Limits").
+@Suite("Request bodies and answers held at once, and a body's parsed size")
 struct BodyBudgetTests {
     static let key = TestServer.developmentPublicKey
     static let megabyte = 1024 * 1024
@@ -123,6 +127,140 @@ struct BodyBudgetTests {
             #expect(try await held.response()?.status == 201)
             #expect(try await Self.counted(from: "203.0.113.10", port: client.port, body: numbers).status == 201)
             await held.close()
+        }
+    }
+
+    /// A read of `path` from `client`, on a new connection, and its answer.
+    static func read(_ path: String, from client: String, port: Int, headers: [String] = []) async throws -> RawConnection.Response {
+        let connection = try await RawConnection.connect(port: port)
+        defer { Task { await connection.close() } }
+        try await connection.send(HTTP1ConnectionTests.request("GET", path, headers: ["X-Forwarded-For: \(client)"] + headers))
+        return try #require(try await connection.response())
+    }
+
+    /// A read of `path` from `client` on a socket that takes almost nothing of its answer
+    /// (`SlowReader`), once the server has begun to answer it with a 200: from then on, the
+    /// answer waits in the server for as long as the socket stays open. Asked again while the
+    /// server refuses it: on a busy machine, the answer to an earlier read may not have been
+    /// given back yet.
+    static func unread(_ path: String, from client: String, port: Int, method: String = "GET", body: String = "") async throws -> Int32 {
+        let request = Array(HTTP1ConnectionTests.request(method, path, headers: ["X-Forwarded-For: \(client)"], body: body).utf8)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let socket = try SlowReader.connect(port: port, receiveBuffer: 4096)
+            var wait = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+            var status = [UInt8](repeating: 0, count: 12)
+            let sent = request.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, 0) }
+            // Peeked, not read: the answer stays where it is.
+            let peeked = status.withUnsafeMutableBytes { Glibc.recv(socket, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_WAITALL)) }
+            if sent == request.count, peeked == 12, String(decoding: status, as: UTF8.self) == "HTTP/1.1 200" { return socket }
+            Glibc.close(socket)
+            try #require(ContinuousClock.now < deadline, "\(path) from \(client) was not answered with a 200")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Bodies and answers of up to 8 MiB, one client's share 8 MiB, 16 in all: an answer of 6 MiB
+    /// is more than the kernel's buffers on loopback take from a socket whose client reads nothing
+    /// (about 4 MiB), so part of it waits in the server.
+    static func answerBudgets(_ configuration: inout StackMobConfiguration) {
+        configuration.maxBodyBytes = 8 * megabyte
+        configuration.maxBodyBytesPerClient = 8 * megabyte
+        configuration.maxBodyBytesInFlight = 16 * megabyte
+    }
+
+    /// The answers' tests need the server's own connection layer.
+    static let answersTaken = ConditionTrait.disabled(
+        if: TestServer.onHummingbirdChannel, "Hummingbird's channel gives a part back once queued, not once taken")
+
+    @Test(
+        "answers a client does not take hold its share: its next large answer is refused with a 503 and Retry-After, another client's and its small ones go on; the share returns when the connections end",
+        answersTaken)
+    func answers() async throws {
+        try await TestServer.run(configure: Self.answerBudgets) { client in
+            // Objects of 6 MiB: a read of one is a whole answer of that length; a list of the
+            // three, larger than a batch, is streamed an object at a time.
+            let text = String(repeating: "x", count: 6 * Self.megabyte)
+            for index in 0..<3 {
+                #expect(try await client.post("/big", ["big_id": .string("b\(index)"), "text": .string(text)]).status == .created)
+            }
+            #expect(try await client.post("/small", ["small_id": "s1", "text": "small"]).status == .created)
+            // Client A asks for one object and takes nothing of it: what the kernel does not take
+            // waits in the server, and the answer's 6 MiB are held against A's 8 MiB share.
+            var open: [Int32] = []
+            defer { for socket in open { Glibc.close(socket) } }
+            let whole = try await Self.unread("/big/b0", from: "203.0.113.20", port: client.port)
+            open.append(whole)
+            let refused = try await Self.read("/big/b1", from: "203.0.113.20", port: client.port)
+            #expect(refused.status == 503 && refused.headers["retry-after"] == "1" && refused.headers["connection"] != "close", "\(refused.headers)")
+            #expect(refused.body.contains("Too many large answers to this client at once"), "\(refused.body)")
+            // A's small answers, and another client's large one, go on.
+            #expect(try await Self.read("/small/s1", from: "203.0.113.20", port: client.port).status == 200)
+            let other = try await Self.read("/big/b1", from: "203.0.113.21", port: client.port)
+            #expect(other.status == 200 && other.body.utf8.count > 6 * Self.megabyte)
+            // Written in parts, still one answer of its declared length.
+            #expect(other.headers["content-length"] == String(other.body.utf8.count) && other.headers["transfer-encoding"] == nil)
+            #expect(other.body.hasSuffix("\"}"), "\(other.body.suffix(40))")
+            // The list, streamed to a third client, which takes nothing of it either: its first
+            // part holds that client's share, and with A's answer 12 of the listener's 16 MiB, so
+            // that a fourth client's large answer has no room.
+            let list = try await Self.unread("/big", from: "203.0.113.22", port: client.port)
+            open.append(list)
+            let own = try await Self.read("/big/b2", from: "203.0.113.22", port: client.port)
+            #expect(own.status == 503 && own.body.contains("Too many large answers to this client at once"), "\(own.status) \(own.body)")
+            let fourth = try await Self.read("/big/b2", from: "203.0.113.23", port: client.port)
+            #expect(fourth.status == 503 && fourth.body.contains("Too many large answers at once"), "\(fourth.status) \(fourth.body)")
+            // The clients close their connections, the answers unread (the kernel resets them):
+            // what was left to send is dropped, and the room comes back.
+            for socket in open { Glibc.close(socket) }
+            open = []
+            #expect(try await eventually { try await Self.read("/big/b1", from: "203.0.113.20", port: client.port).status == 200 })
+            #expect(try await eventually { try await Self.read("/big/b2", from: "203.0.113.23", port: client.port).status == 200 })
+        }
+    }
+
+    @Test(
+        "a write's answer is never refused, the write being done, but counts past the share: a client whose unread answers used its share up may start no further write",
+        answersTaken)
+    func writeAnswers() async throws {
+        try await TestServer.run(configure: Self.answerBudgets) { client in
+            let text = String(repeating: "x", count: 6 * Self.megabyte)
+            #expect(try await client.post("/big", ["big_id": "b0", "n": 0, "text": .string(text)]).status == .created)
+            // Two updates from A, each answered with the whole object of 6 MiB, neither taken: the
+            // second passes A's 8 MiB share and is answered all the same.
+            var open: [Int32] = []
+            defer { for socket in open { Glibc.close(socket) } }
+            for n in 1...2 {
+                open.append(try await Self.unread("/big/b0", from: "203.0.113.30", port: client.port, method: "PUT", body: #"{"n":\#(n)}"#))
+            }
+            // A third update is refused before it is read or done; another client's goes on.
+            let connection = try await RawConnection.connect(port: client.port)
+            let update = HTTP1ConnectionTests.request("PUT", "/big/b0", headers: ["X-Forwarded-For: 203.0.113.30"], body: #"{"n":3}"#)
+            try? await connection.send(update)
+            let refused = try #require(try await connection.response())
+            await connection.close()
+            #expect(refused.status == 503 && refused.headers["retry-after"] == "1", "\(refused.status) \(refused.headers)")
+            #expect(refused.body.contains("Too many large answers to this client at once"), "\(refused.body)")
+            // (Its field alone: with A's 12 MiB, the listener has no room for the whole object.)
+            let stored = try await Self.read("/big/b0", from: "203.0.113.31", port: client.port, headers: ["X-StackMob-Select: n"])
+            #expect(stored.status == 200 && stored.body.contains(#""n":2"#), "\(stored.status) \(stored.body)")
+            #expect(try await Self.read("/small/none", from: "203.0.113.31", port: client.port).status == 404)
+            let other = try await RawConnection.connect(port: client.port)
+            try await other.send(HTTP1ConnectionTests.request("PUT", "/big/b0", headers: ["X-Forwarded-For: 203.0.113.31"], body: #"{"n":4}"#))
+            #expect(try await other.response()?.status == 200)
+            await other.close()
+            // Once A has closed its connections, it may write again.
+            for socket in open { Glibc.close(socket) }
+            open = []
+            let again = HTTP1ConnectionTests.request("PUT", "/big/b0", headers: ["X-Forwarded-For: 203.0.113.30"], body: #"{"n":5}"#)
+            #expect(
+                try await eventually {
+                    let connection = try await RawConnection.connect(port: client.port)
+                    defer { Task { await connection.close() } }
+                    try? await connection.send(again)
+                    return try await connection.response()?.status == 200
+                })
         }
     }
 

@@ -1,0 +1,222 @@
+import Hummingbird
+import NIOCore
+import StackMobCore
+import StackMobHTTPServer
+import Synchronization
+
+/// The bodies a listener holds in memory at once, per client and in all
+/// (`limits.max_body_bytes_per_client`, `limits.max_body_bytes_in_flight`): the requests' bodies,
+/// and the answers their clients have not yet taken. Each request may send up to
+/// `limits.max_body_bytes`, and a handler reads its body whole before it answers (and holds it,
+/// parsed, until then); an answer may be a few megabytes (a batch of a long answer) or up to
+/// `limits.max_expanded_response_bytes`, held until the client's socket takes it. Without a bound
+/// across requests, one client's connections, each sending a large body or reading its answer a
+/// few bytes at a time, hold that many bodies at once, and a few hundred of them exhaust the
+/// machine's memory.
+///
+/// A body larger than what the connection reads whole anyway
+/// (`HTTP1ConnectionStateMachine.wholeBodyLimit`) takes its declared length from both budgets
+/// before anything reads it (a body without a `Content-Length`: the most it may send), and gives
+/// it back once its request is answered. One that does not fit is refused at once, its body
+/// unread: `503` with `Retry-After`, which every SDK retries (PROTOCOL §10.3).
+///
+/// A body read as JSON takes more memory parsed than as text: tens of bytes a value, where
+/// `[1,1,…]` spends two bytes of text on each. Once parsed, its request's share grows to what the
+/// parsed form may take (`grow(to:)`), and the request is refused the same way when that does not
+/// fit: a client cannot hold many parsed bodies, small or large, past its share.
+///
+/// An answer larger than `uncounted` takes its length from both budgets once it is made, and
+/// each part written takes its own bytes, until the socket has taken all but the last `uncounted`
+/// bytes of it (`answering(_:to:context:)`). A read's answer that does not fit is refused the same
+/// way, before anything of it is sent; a part of a streamed answer that does not fit ends it, and
+/// the connection with it, as any failure in the middle of a streamed answer does. A write's
+/// answer is never refused, for the write is done and the SDKs would send it again: it is counted
+/// past the budgets if need be, and a client whose share its answers have used up may start no
+/// further write until it takes them (`counting(_:context:_:)`).
+///
+/// Smaller bodies never wait: a login, a small write or a small answer, whose text and parsed
+/// form are both under `uncounted`, goes through whatever large bodies are in flight.
+final class BodyBudget: Sendable {
+    struct Refused: Error, Equatable {
+        let perClient: Bool
+        /// Refused once read and parsed, or once answered: the connection may carry the next
+        /// request.
+        var afterReading = false
+        /// Refused for its answer rather than its body.
+        var answer = false
+    }
+
+    /// The share of the budgets the request under way holds, for the body reader to grow; nil
+    /// outside a request counted by `counting(_:context:_:)`.
+    @TaskLocal static var current: Holding?
+
+    let perClient: Int
+    let total: Int
+    private let maxBodyBytes: Int
+    /// Who the client is behind a trusted proxy (`ClientOrigin`).
+    private let proxies: TrustedProxies
+    private let held = Mutex(Held())
+
+    private struct Held {
+        var total = 0
+        var byClient: [String: Int] = [:]
+        /// The part of `byClient` that answers hold.
+        var answersByClient: [String: Int] = [:]
+    }
+
+    /// Bodies of at most this many bytes are not counted.
+    static let uncounted = 64 * 1024
+
+    init(configuration: StackMobConfiguration) {
+        perClient = configuration.maxBodyBytesPerClient
+        total = configuration.maxBodyBytesInFlight
+        maxBodyBytes = configuration.maxBodyBytes
+        proxies = configuration.trustedProxies
+    }
+
+    /// Runs `body` with `request`'s body counted against its client's budget and the listener's
+    /// when it is large enough to count, and its share held for `grow(to:)`; throws `Refused`
+    /// when it does not fit.
+    nonisolated(nonsending) func counting<T>(
+        _ request: Request, context: StackMobRequestContext, _ body: nonisolated(nonsending) () async throws -> T
+    ) async throws -> T {
+        let bytes = Self.bytes(of: request, maxBodyBytes: maxBodyBytes)
+        if bytes <= Self.uncounted, !Self.isRead(request) { try admitWrite(request, context: context) }
+        guard bytes > 0 else { return try await body() }
+        let proxies = proxies
+        let holding = Holding(budget: self, answer: false) { Self.key(ClientOrigin(request, context: context, proxies: proxies).address) }
+        if bytes > Self.uncounted { try holding.grow(to: bytes, bodyRead: false) }
+        defer { holding.release() }
+        return try await Self.$current.withValue(holding) { try await body() }
+    }
+
+    /// `response`, counted against its client's budget and the listener's when it is large
+    /// enough to count: its length now (a streamed answer: a batch, `JSONArrayResponse`'s part),
+    /// and each part written until the socket has taken it (`CountedAnswerWriter`). A read's
+    /// answer that does not fit throws `Refused`, before anything of it is sent; a write's is
+    /// counted whether it fits or not. A response to `HEAD` sends no body, and is not counted.
+    func answering(_ response: Response, to request: Request, context: StackMobRequestContext) throws(Refused) -> Response {
+        let length = response.body.contentLength
+        guard (length ?? .max) > Self.uncounted, request.method != .head else { return response }
+        let proxies = proxies
+        let holding = Holding(budget: self, answer: true, mayRefuse: Self.isRead(request)) {
+            Self.key(ClientOrigin(request, context: context, proxies: proxies).address)
+        }
+        try holding.grow(to: length ?? JSONArrayResponse.Batches.targetBytes)
+        var counted = response
+        let body = response.body
+        counted.body = ResponseBody(contentLength: length) { writer in
+            try await body.write(CountedAnswerWriter(inner: writer, holding: holding))
+        }
+        return counted
+    }
+
+    /// A request that changes nothing, whose answer may be refused and asked for again.
+    private static func isRead(_ request: Request) -> Bool {
+        request.method == .get || request.method == .head
+    }
+
+    /// Refuses a write with a small body, before anything reads it or does it, from a client
+    /// whose share the answers it has not taken have used up: a write's answer is counted past the
+    /// share rather than refused once the write is done, so it is here that a client holding its
+    /// answers unread is stopped (a large body is refused by its own share). Only the client's own
+    /// answers: other clients' writes, a login among them, go on whatever the listener holds, and
+    /// so do this client's while large bodies, not answers, take its share.
+    private func admitWrite(_ request: Request, context: StackMobRequestContext) throws(Refused) {
+        guard held.withLock({ !$0.answersByClient.isEmpty }) else { return }
+        let client = Self.key(ClientOrigin(request, context: context, proxies: proxies).address)
+        let spent = held.withLock { $0.answersByClient[client, default: 0] >= perClient }
+        if spent { throw Refused(perClient: true, afterReading: false, answer: true) }
+    }
+
+    /// What a request's body may take: its declared length, else the most a body may be; none
+    /// for a request that says it has no body. A declared length past the limit is refused later
+    /// with a 413 by the reader, without reading it: it is counted as the limit.
+    static func bytes(of request: Request, maxBodyBytes: Int) -> Int {
+        if let length = request.headers[.contentLength] {
+            return min(Int(length) ?? maxBodyBytes, maxBodyBytes)
+        }
+        return request.headers[.transferEncoding] == nil ? 0 : maxBodyBytes
+    }
+
+    /// An IPv6 client by its /64, as `limits.max_connections_per_client` counts it.
+    private static func key(_ client: String?) -> String {
+        guard let client else { return "" }
+        guard let address = try? SocketAddress(ipAddress: client, port: 0) else { return client }
+        return ConnectionCounter.clientKey(address) ?? client
+    }
+
+    /// Takes `bytes` for `client`; throws `Refused` when they do not fit, unless `mayRefuse` is
+    /// false.
+    private func reserve(_ bytes: Int, for client: String, afterReading: Bool, answer: Bool, mayRefuse: Bool) throws(Refused) {
+        try held.withLock { (held: inout Held) throws(Refused) in
+            let clients = held.byClient[client, default: 0]
+            if mayRefuse {
+                guard clients + bytes <= perClient else { throw Refused(perClient: true, afterReading: afterReading, answer: answer) }
+                guard held.total + bytes <= total else { throw Refused(perClient: false, afterReading: afterReading, answer: answer) }
+            }
+            held.byClient[client] = clients + bytes
+            held.total += bytes
+            if answer { held.answersByClient[client, default: 0] += bytes }
+        }
+    }
+
+    private func release(_ bytes: Int, for client: String, answer: Bool) {
+        held.withLock { held in
+            let left = held.byClient[client, default: bytes] - bytes
+            held.byClient[client] = left > 0 ? left : nil
+            held.total -= bytes
+            if answer {
+                let answers = held.answersByClient[client, default: bytes] - bytes
+                held.answersByClient[client] = answers > 0 ? answers : nil
+            }
+        }
+    }
+
+    /// What one request holds of both budgets: its body's declared length from the start when
+    /// that counts, more once the body is parsed, all of it given back when it is answered; or,
+    /// for its answer, the part being written. Given back at the latest when nothing refers to
+    /// it any more: an answer dropped unwritten (its connection closed) holds nothing.
+    final class Holding: Sendable {
+        private let budget: BodyBudget
+        /// Whether it holds an answer's bytes rather than a request body's.
+        private let answer: Bool
+        /// False for a write's answer: counted, never refused.
+        private let mayRefuse: Bool
+        /// Who the client is, worked out the first time the request takes a share.
+        private let client: @Sendable () -> String
+        private let share = Mutex<(client: String?, bytes: Int)>((nil, 0))
+
+        init(budget: BodyBudget, answer: Bool, mayRefuse: Bool = true, client: @escaping @Sendable () -> String) {
+            self.budget = budget
+            self.answer = answer
+            self.mayRefuse = mayRefuse
+            self.client = client
+        }
+
+        deinit {
+            release()
+        }
+
+        /// Grows the share to `bytes` (to the budgets' whole when it is more, so that a request
+        /// alone always fits), when that is more than it holds and more than `uncounted`. Throws
+        /// `Refused` when it does not fit, holding what it held; `bodyRead` says whether the
+        /// connection has read the body by then.
+        func grow(to bytes: Int, bodyRead: Bool = true) throws(Refused) {
+            let target = min(bytes, budget.perClient, budget.total)
+            try share.withLock { (share: inout (client: String?, bytes: Int)) throws(Refused) in
+                guard target > share.bytes, target > BodyBudget.uncounted else { return }
+                let client = share.client ?? self.client()
+                try budget.reserve(target - share.bytes, for: client, afterReading: bodyRead, answer: answer, mayRefuse: mayRefuse)
+                share = (client, target)
+            }
+        }
+
+        func release() {
+            share.withLock { share in
+                if let client = share.client, share.bytes > 0 { budget.release(share.bytes, for: client, answer: answer) }
+                share = (nil, 0)
+            }
+        }
+    }
+}
