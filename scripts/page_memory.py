@@ -3,15 +3,19 @@
 request": a query's first read stops at `Datastore.batchBytes` of stored values).
 
     python3 scripts/page_memory.py --binary new=<path> [--binary old=<path>] [--objects 100]
-        [--size 2000000] [--readers 6] [--select n] [--settings KEY=VALUE ...]
+        [--size 2000000] [--readers 6] [--select n] [--unread SECONDS] [--settings KEY=VALUE ...]
 
 For each binary in turn, on a fresh data directory: --objects objects of about --size bytes each
 are created (with the public key, one at a time, as any app's user could in development), then
 --readers connections ask at once for the page `Range: objects=0-<objects - 1>` and read it
 slowly, a few KiB at a time, as a client on a poor network would; the server's resident memory
 is sampled every 50 ms until every answer is read. With --select, the page selects that field
-alone (`X-StackMob-Select`): its text is small, what is read to write it is not. Prints the resident memory before the reads,
-the peak during them, and the statuses and bytes answered. --settings passes `STACKMOB_*`
+alone (`X-StackMob-Select`): its text is small, what is read to write it is not. With --unread,
+each reader's socket has a 4 KiB receive buffer and takes nothing for that many seconds before it
+reads, as a client that means to hold the server's memory would: what the kernel does not take of
+the answers waits in the server (docs/operations.md, "Limits": answers held until their clients
+take them). Prints the resident memory before the reads, the peak during them, and the statuses
+(an answer that ended before its end marked "cut") and bytes answered. --settings passes `STACKMOB_*`
 variables (a PostgreSQL engine, for instance). Standard library only.
 """
 import argparse
@@ -50,24 +54,43 @@ def seed(port, objects, size):
             raise RuntimeError(f"create {index}: {status} {json.dumps(answer)[:200]}")
 
 
-def read_pages(port, pid, objects, readers, select=None):
+def ended(head, count, tail):
+    """Whether an answer arrived whole: its `Content-Length`, or a chunked body's last chunk."""
+    fields, _, _ = head.partition(b"\r\n\r\n")
+    for line in fields.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return count == len(fields) + 4 + int(value)
+    return tail == b"0\r\n\r\n"
+
+
+def read_pages(port, pid, objects, readers, select=None, unread=0):
     """The readers at once; returns (peak resident MiB, Counter of status lines, bytes read)."""
     def read():
-        status, count = "", 0
+        status, count, head, tail = "", 0, b"", b""
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=120) as connection:
-                connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as connection:
+                # Set before connecting, so that the window offered to the server is that small.
+                connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096 if unread else 64 * 1024)
+                connection.settimeout(120)
+                connection.connect(("127.0.0.1", port))
                 connection.sendall(page_request(objects, select))
+                time.sleep(unread)
                 while True:
                     chunk = connection.recv(16 * 1024)
                     if not chunk:
                         break
-                    if not status:
-                        status = chunk.split(b"\r\n", 1)[0].decode(errors="replace")
+                    if b"\r\n\r\n" not in head:
+                        head += chunk
                     count += len(chunk)
+                    tail = (tail + chunk)[-5:]
                     time.sleep(0.001)  # a slow reader: about 16 MB/s
         except OSError as error:
             status = f"error: {error}"
+        if not status:
+            status = head.split(b"\r\n", 1)[0].decode(errors="replace")
+            if not ended(head, count, tail):
+                status += " (cut)"
         return status, count
 
     _, peak, results = peak_memory(pid, [read] * readers, interval=0.05)
@@ -81,6 +104,7 @@ def main():
     parser.add_argument("--size", type=int, default=2_000_000, help="bytes of each object's JSON")
     parser.add_argument("--readers", type=int, default=6)
     parser.add_argument("--select", help="a field the page selects alone")
+    parser.add_argument("--unread", type=float, default=0, help="seconds each reader takes nothing, on a 4 KiB receive buffer")
     parser.add_argument("--settings", action="append", default=[], help="KEY=VALUE for the server's environment")
     args = parser.parse_args()
     settings = dict(entry.split("=", 1) for entry in args.settings)
@@ -92,7 +116,7 @@ def main():
             seed(server.port, args.objects, args.size)
             time.sleep(1)
             idle = resident_kib(server.pid) // 1024
-            peak, statuses, received = read_pages(server.port, server.pid, args.objects, args.readers, args.select)
+            peak, statuses, received = read_pages(server.port, server.pid, args.objects, args.readers, args.select, args.unread)
             answered = ", ".join(f"{count} × {status}" for status, count in sorted(statuses.items()))
             print(f"| {label} | {idle} | {peak} | {answered} | {received / 1e6:.0f} |", flush=True)
 

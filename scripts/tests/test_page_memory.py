@@ -1,5 +1,6 @@
-"""Unit tests of page_memory.py: its objects are about the size asked, and its page request asks
-for every one of them, in order, with the public key."""
+"""Unit tests of page_memory.py: its objects are about the size asked, its page request asks for
+every one of them, in order, with the public key, and an answer that ended early is told from a
+whole one."""
 import json
 import os
 import sys
@@ -25,6 +26,16 @@ class PageMemoryTests(unittest.TestCase):
         self.assertTrue(head.endswith("\r\n\r\n"))
         self.assertNotIn("X-StackMob-Select", head)
         self.assertIn("X-StackMob-Select: n\r\n", page_memory.page_request(100, "n").decode())
+
+    def test_an_answer_is_whole_by_its_length_or_its_last_chunk(self):
+        head = b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n"
+        self.assertTrue(page_memory.ended(head, len(head) + 10, b"xxxxx"))
+        self.assertFalse(page_memory.ended(head, len(head) + 9, b"xxxxx"))
+        chunked = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        self.assertTrue(page_memory.ended(chunked, 5_000_000, b"0\r\n\r\n"))
+        self.assertFalse(page_memory.ended(chunked, 5_000_000, b"xx\r\n"))
+        refused = b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 2\r\nRetry-After: 1\r\n\r\n"
+        self.assertTrue(page_memory.ended(refused, len(refused) + 2, b"{}"))
 
 
 if __name__ == "__main__":
