@@ -8,6 +8,13 @@ public protocol FileStore: Sendable {
     /// The public URL base of the files when the store serves them itself (S3), without a
     /// trailing slash; nil when the server serves them.
     var publicBaseURL: String? { get }
+    /// Removes what writes cut short by a crash left behind, older than `age`; how many went.
+    func sweepLeftovers(olderThan age: Duration) async throws -> Int
+}
+
+extension FileStore {
+    /// A store whose writes leave nothing behind when cut short (S3's uploads are whole or absent).
+    public func sweepLeftovers(olderThan age: Duration) async throws -> Int { 0 }
 }
 
 /// A stored file as the server serves it: where its bytes are and what to say about them (the

@@ -79,6 +79,34 @@ public struct LocalFileStore: FileStore {
         try await onDisk("StackMob.files.delete", remove)
     }
 
+    /// Removes the temporary files of writes a crash cut short (`PrivateFiles.write`'s hidden
+    /// `.<name>.<UUID>.tmp`, renamed into place when a write completes) older than `age`: a
+    /// younger one may be a write under way, in this process or in another instance sharing the
+    /// directory. Walks the whole tree, on a thread of its own.
+    public func sweepLeftovers(olderThan age: Duration) async throws -> Int {
+        let root = root.path
+        let cutoff = Date(timeIntervalSinceNow: -Double(age.components.seconds))
+        return try await ThreadOfItsOwn.run("StackMob.files.sweep") {
+            guard let walk = FileManager.default.enumerator(atPath: root) else { return 0 }
+            var removed = 0
+            while let relative = walk.nextObject() as? String {
+                guard Self.isLeftover((relative as NSString).lastPathComponent),
+                    let modified = walk.fileAttributes?[.modificationDate] as? Date, modified < cutoff
+                else { continue }
+                if unlink((root as NSString).appendingPathComponent(relative)) == 0 { removed += 1 }
+            }
+            return removed
+        }
+    }
+
+    /// `.<name>.<UUID>.tmp`, as `PrivateFiles.write` names a file it has not finished.
+    static func isLeftover(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
+        let stem = name.dropLast(4)
+        guard let dot = stem.lastIndex(of: "."), dot > stem.startIndex else { return false }
+        return UUID(uuidString: String(stem[stem.index(after: dot)...])) != nil
+    }
+
     /// Runs file work that, when `durable`, waits for the disk: then on a thread of its own and
     /// in its turn among the durable writes; otherwise where the caller is.
     private func onDisk(_ label: String, _ work: @escaping @Sendable () throws -> Void) async throws {
