@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -82,29 +83,50 @@ public struct LocalFileStore: FileStore {
     /// Removes the temporary files of writes a crash cut short (`PrivateFiles.write`'s hidden
     /// `.<name>.<UUID>.tmp`, renamed into place when a write completes) older than `age`: a
     /// younger one may be a write under way, in this process or in another instance sharing the
-    /// directory. Walks the whole tree, on a thread of its own.
+    /// directory. Walks the whole tree, on a thread of its own, and stops where it is when the
+    /// calling task is cancelled (a shutdown).
     public func sweepLeftovers(olderThan age: Duration) async throws -> Int {
         let root = root.path
         let cutoff = Date(timeIntervalSinceNow: -Double(age.components.seconds))
-        return try await ThreadOfItsOwn.run("StackMob.files.sweep") {
-            guard let walk = FileManager.default.enumerator(atPath: root) else { return 0 }
-            var removed = 0
-            while let relative = walk.nextObject() as? String {
-                guard Self.isLeftover((relative as NSString).lastPathComponent),
-                    let modified = walk.fileAttributes?[.modificationDate] as? Date, modified < cutoff
-                else { continue }
-                if unlink((root as NSString).appendingPathComponent(relative)) == 0 { removed += 1 }
+        let stop = StopFlag()
+        return try await withTaskCancellationHandler {
+            try await ThreadOfItsOwn.run("StackMob.files.sweep") {
+                guard let walk = FileManager.default.enumerator(atPath: root) else { return 0 }
+                var removed = 0
+                while !stop.isSet, let relative = walk.nextObject() as? String {
+                    let path = (root as NSString).appendingPathComponent(relative)
+                    guard Self.isLeftover(path), let modified = walk.fileAttributes?[.modificationDate] as? Date, modified < cutoff
+                    else { continue }
+                    if unlink(path) == 0 { removed += 1 }
+                }
+                return removed
             }
-            return removed
+        } onCancel: {
+            stop.set()
         }
     }
 
-    /// `.<name>.<UUID>.tmp`, as `PrivateFiles.write` names a file it has not finished.
-    static func isLeftover(_ name: String) -> Bool {
+    /// Whether the file at `path` is a write a crash cut short: named `.<name>.<UUID>.tmp`, as
+    /// `PrivateFiles.write` names a file it has not finished, and not a stored file's sidecar. A
+    /// stored file's name never starts with a dot (`FileKey`), but may end like a leftover's
+    /// (`x.<UUID>.tmp`), and then its sidecar, `.meta-x.<UUID>.tmp`, does too: it is kept while
+    /// the file it describes is there.
+    static func isLeftover(_ path: String) -> Bool {
+        let name = (path as NSString).lastPathComponent
         guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
         let stem = name.dropLast(4)
-        guard let dot = stem.lastIndex(of: "."), dot > stem.startIndex else { return false }
-        return UUID(uuidString: String(stem[stem.index(after: dot)...])) != nil
+        guard let dot = stem.lastIndex(of: "."), dot > stem.startIndex, UUID(uuidString: String(stem[stem.index(after: dot)...])) != nil
+        else { return false }
+        guard name.hasPrefix(metaPrefix) else { return true }
+        let described = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(String(name.dropFirst(metaPrefix.count)))
+        return !FileManager.default.fileExists(atPath: described)
+    }
+
+    /// The sweep's stop, set from the cancelled task, read on the sweep's thread.
+    private final class StopFlag: Sendable {
+        private let value = Atomic(false)
+        var isSet: Bool { value.load(ordering: .relaxed) }
+        func set() { value.store(true, ordering: .relaxed) }
     }
 
     /// Runs file work that, when `durable`, waits for the disk: then on a thread of its own and
@@ -132,7 +154,10 @@ public struct LocalFileStore: FileStore {
         key.segments.reduce(root) { $0.appendingPathComponent($1) }
     }
 
+    /// How a sidecar's name begins: the file's own name follows.
+    static let metaPrefix = ".meta-"
+
     private func metaURL(of key: FileKey) -> URL {
-        url(of: key).deletingLastPathComponent().appendingPathComponent(".meta-" + key.filename)
+        url(of: key).deletingLastPathComponent().appendingPathComponent(Self.metaPrefix + key.filename)
     }
 }

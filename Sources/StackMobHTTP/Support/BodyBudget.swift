@@ -93,13 +93,14 @@ final class BodyBudget: Sendable {
     /// `response`, counted against its client's budget and the listener's when it is large
     /// enough to count: its length now (a streamed answer: a batch, `JSONArrayResponse`'s part),
     /// and each part written until the socket has taken it (`CountedAnswerWriter`). A read's
-    /// answer that does not fit throws `Refused`, before anything of it is sent; a write's is
+    /// answer that does not fit throws `Refused`, before anything of it is sent; a write's, or
+    /// one the caller says is not `refusable` (a `GET` that may have changed something), is
     /// counted whether it fits or not. A response to `HEAD` sends no body, and is not counted.
-    func answering(_ response: Response, to request: Request, context: StackMobRequestContext) throws(Refused) -> Response {
+    func answering(_ response: Response, to request: Request, context: StackMobRequestContext, refusable: Bool = true) throws(Refused) -> Response {
         let length = response.body.contentLength
         guard (length ?? .max) > Self.uncounted, request.method != .head else { return response }
         let proxies = proxies
-        let holding = Holding(budget: self, answer: true, mayRefuse: Self.isRead(request)) {
+        let holding = Holding(budget: self, answer: true, mayRefuse: refusable && Self.isRead(request)) {
             Self.key(ClientOrigin(request, context: context, proxies: proxies).address)
         }
         try holding.grow(to: length ?? JSONArrayResponse.Batches.targetBytes)

@@ -8,14 +8,20 @@ import NIOCore
 /// The part is written in two: all but its last `uncounted` bytes, then those. The connection's
 /// writer (`HTTP1ResponseWriter`) waits on the first while the socket cannot take more, so the
 /// share is given back only once the client has taken nearly all of the part, not when the part
-/// is queued; the last bytes are as many as an uncounted answer may leave queued.
+/// is queued; the last bytes are as many as an uncounted answer may leave queued. A part too small
+/// to count gives back what was held ahead of it: an answer whose parts are all small (a file
+/// read in chunks, or one an inner listener's budget already wrote in pieces) holds nothing once
+/// it has begun.
 struct CountedAnswerWriter: ResponseBodyWriter {
     var inner: any ResponseBodyWriter
     let holding: BodyBudget.Holding
 
     mutating func write(_ buffer: ByteBuffer) async throws {
         let bytes = buffer.readableBytes
-        guard bytes > BodyBudget.uncounted else { return try await inner.write(buffer) }
+        guard bytes > BodyBudget.uncounted else {
+            defer { holding.release() }
+            return try await inner.write(buffer)
+        }
         // Held already for an answer of a known length, and for most of a streamed answer's
         // first part; a later part takes its own share here, and ends the answer when it does
         // not fit.

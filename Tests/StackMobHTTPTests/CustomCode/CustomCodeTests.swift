@@ -12,7 +12,7 @@ import Testing
 @Suite("Custom code webhooks (PROTOCOL §10, D26)")
 struct CustomCodeTests {
     /// `/hook` echoes what the server forwarded (status from `?status=`), `/text` answers plain
-    /// text, `/slow` answers after three seconds.
+    /// text, `/slow` answers after three seconds, `/large` answers 3 MiB of JSON.
     static func webhookApp() -> some ApplicationProtocol {
         let router = Router()
         router.post("/hook") { request, _ -> Response in
@@ -28,6 +28,10 @@ struct CustomCodeTests {
         }
         router.post("/text") { _, _ -> Response in
             Response(status: .created, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "hello")))
+        }
+        router.post("/large") { _, _ -> Response in
+            let reply = JSONWriter.bytes(["text": .string(String(repeating: "x", count: 3 << 20))])
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: reply)))
         }
         router.post("/slow") { _, _ -> String in
             try await Task.sleep(for: .seconds(3))
@@ -53,6 +57,7 @@ struct CustomCodeTests {
                     configuration.development.customCode = [
                         CustomCodeMethod(name: "sendMail", url: "\(base)/hook"),
                         CustomCodeMethod(name: "greeting", url: "\(base)/text"),
+                        CustomCodeMethod(name: "large", url: "\(base)/large"),
                         CustomCodeMethod(name: "slow", url: "\(base)/slow"),
                         CustomCodeMethod(name: "slower", url: "\(base)/slower"),
                         CustomCodeMethod(name: "gone", url: "http://127.0.0.1:1/hook"),

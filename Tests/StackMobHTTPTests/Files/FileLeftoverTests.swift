@@ -14,9 +14,13 @@ struct FileLeftoverTests {
             try FileManager.default.createDirectory(atPath: field, withIntermediateDirectories: true)
             let old = field + "/.cat.png.\(UUID().uuidString).tmp"
             let young = field + "/.dog.png.\(UUID().uuidString).tmp"
-            // The store's own files: a stored file, its hidden sidecar, and a name that only
-            // looks like a leftover.
-            let kept = [field + "/cat.png", field + "/.meta-cat.png", field + "/.cat.png.draft.tmp"]
+            // The store's own files: a stored file, its hidden sidecar, a name that only looks
+            // like a leftover; and a stored file whose name ends like one, whose sidecar's name
+            // is one.
+            let uuid = UUID().uuidString
+            let kept = [
+                field + "/cat.png", field + "/.meta-cat.png", field + "/.cat.png.draft.tmp", field + "/x.\(uuid).tmp", field + "/.meta-x.\(uuid).tmp",
+            ]
             for path in [old, young] + kept { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
             for path in [old] + kept {
                 try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: path)

@@ -170,6 +170,14 @@ struct BodyBudgetTests {
         configuration.maxBodyBytesInFlight = 16 * megabyte
     }
 
+    /// Stores an object of 6 MiB under each id in `big`, with `n` 0.
+    static func storeLarge(_ ids: [String], with client: StackMobClient) async throws {
+        let text = String(repeating: "x", count: 6 * megabyte)
+        for id in ids {
+            #expect(try await client.post("/big", ["big_id": .string(id), "n": 0, "text": .string(text)]).status == .created)
+        }
+    }
+
     /// The answers' tests need the server's own connection layer.
     static let answersTaken = ConditionTrait.disabled(
         if: TestServer.onHummingbirdChannel, "Hummingbird's channel gives a part back once queued, not once taken")
@@ -181,10 +189,7 @@ struct BodyBudgetTests {
         try await TestServer.run(configure: Self.answerBudgets) { client in
             // Objects of 6 MiB: a read of one is a whole answer of that length; a list of the
             // three, larger than a batch, is streamed an object at a time.
-            let text = String(repeating: "x", count: 6 * Self.megabyte)
-            for index in 0..<3 {
-                #expect(try await client.post("/big", ["big_id": .string("b\(index)"), "text": .string(text)]).status == .created)
-            }
+            try await Self.storeLarge(["b0", "b1", "b2"], with: client)
             #expect(try await client.post("/small", ["small_id": "s1", "text": "small"]).status == .created)
             // Client A asks for one object and takes nothing of it: what the kernel does not take
             // waits in the server, and the answer's 6 MiB are held against A's 8 MiB share.
@@ -225,8 +230,7 @@ struct BodyBudgetTests {
         answersTaken)
     func writeAnswers() async throws {
         try await TestServer.run(configure: Self.answerBudgets) { client in
-            let text = String(repeating: "x", count: 6 * Self.megabyte)
-            #expect(try await client.post("/big", ["big_id": "b0", "n": 0, "text": .string(text)]).status == .created)
+            try await Self.storeLarge(["b0"], with: client)
             // Two updates from A, each answered with the whole object of 6 MiB, neither taken: the
             // second passes A's 8 MiB share and is answered all the same.
             var open: [Int32] = []
@@ -261,6 +265,22 @@ struct BodyBudgetTests {
                     try? await connection.send(again)
                     return try await connection.response()?.status == 200
                 })
+        }
+    }
+
+    @Test(
+        "a GET that may have done something (custom code, whose webhook has run) is answered whatever the client holds: refused, the SDK would call it again",
+        answersTaken)
+    func customCodeAnswers() async throws {
+        try await CustomCodeTests.run(configure: Self.answerBudgets) { client in
+            try await Self.storeLarge(["b0", "b1"], with: client)
+            var open: [Int32] = []
+            defer { for socket in open { Glibc.close(socket) } }
+            open.append(try await Self.unread("/big/b0", from: "203.0.113.40", port: client.port))
+            // A's share is taken: a large read is refused, the custom code's answer is not.
+            #expect(try await Self.read("/big/b1", from: "203.0.113.40", port: client.port).status == 503)
+            let custom = try await Self.read("/large", from: "203.0.113.40", port: client.port)
+            #expect(custom.status == 200 && custom.body.utf8.count > 3 << 20, "\(custom.status) \(custom.body.prefix(200))")
         }
     }
 
