@@ -135,7 +135,7 @@ struct BodyBudgetTests {
         let connection = try await RawConnection.connect(port: port)
         defer { Task { await connection.close() } }
         try await connection.send(HTTP1ConnectionTests.request("GET", path, headers: ["X-Forwarded-For: \(client)"] + headers))
-        return try #require(try await connection.response())
+        return try #require(try await connection.response(timeout: .seconds(60)))
     }
 
     /// A read of `path` from `client` on a socket that takes almost nothing of its answer
@@ -145,10 +145,12 @@ struct BodyBudgetTests {
     /// given back yet.
     static func unread(_ path: String, from client: String, port: Int, method: String = "GET", body: String = "") async throws -> Int32 {
         let request = Array(HTTP1ConnectionTests.request(method, path, headers: ["X-Forwarded-For: \(client)"], body: body).utf8)
-        let deadline = ContinuousClock.now + .seconds(10)
+        // Generous: a debug build reading and writing an object of megabytes while the whole
+        // suite runs beside it can take seconds.
+        let deadline = ContinuousClock.now + .seconds(60)
         while true {
             let socket = try SlowReader.connect(port: port, receiveBuffer: 4096)
-            var wait = timeval(tv_sec: 10, tv_usec: 0)
+            var wait = timeval(tv_sec: 30, tv_usec: 0)
             setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
             var status = [UInt8](repeating: 0, count: 12)
             let sent = request.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, 0) }
