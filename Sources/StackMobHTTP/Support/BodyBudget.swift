@@ -83,8 +83,7 @@ final class BodyBudget: Sendable {
         let bytes = Self.bytes(of: request, maxBodyBytes: maxBodyBytes)
         if bytes <= Self.uncounted, !Self.isRead(request) { try admitWrite(request, context: context) }
         guard bytes > 0 else { return try await body() }
-        let proxies = proxies
-        let holding = Holding(budget: self, answer: false) { Self.key(ClientOrigin(request, context: context, proxies: proxies).address) }
+        let holding = Holding(budget: self, answer: false, client: client(of: request, context: context))
         if bytes > Self.uncounted { try holding.grow(to: bytes, bodyRead: false) }
         defer { holding.release() }
         return try await Self.$current.withValue(holding) { try await body() }
@@ -99,10 +98,7 @@ final class BodyBudget: Sendable {
     func answering(_ response: Response, to request: Request, context: StackMobRequestContext, refusable: Bool = true) throws(Refused) -> Response {
         let length = response.body.contentLength
         guard (length ?? .max) > Self.uncounted, request.method != .head else { return response }
-        let proxies = proxies
-        let holding = Holding(budget: self, answer: true, mayRefuse: refusable && Self.isRead(request)) {
-            Self.key(ClientOrigin(request, context: context, proxies: proxies).address)
-        }
+        let holding = Holding(budget: self, answer: true, mayRefuse: refusable && Self.isRead(request), client: client(of: request, context: context))
         try holding.grow(to: length ?? JSONArrayResponse.Batches.targetBytes)
         var counted = response
         let body = response.body
@@ -125,7 +121,7 @@ final class BodyBudget: Sendable {
     /// so do this client's while large bodies, not answers, take its share.
     private func admitWrite(_ request: Request, context: StackMobRequestContext) throws(Refused) {
         guard held.withLock({ !$0.answersByClient.isEmpty }) else { return }
-        let client = Self.key(ClientOrigin(request, context: context, proxies: proxies).address)
+        let client = client(of: request, context: context)()
         let spent = held.withLock { $0.answersByClient[client, default: 0] >= perClient }
         if spent { throw Refused(perClient: true, afterReading: false, answer: true) }
     }
@@ -138,6 +134,13 @@ final class BodyBudget: Sendable {
             return min(Int(length) ?? maxBodyBytes, maxBodyBytes)
         }
         return request.headers[.transferEncoding] == nil ? 0 : maxBodyBytes
+    }
+
+    /// Who sent `request`, worked out when asked: its address behind a trusted proxy
+    /// (`ClientOrigin`), as `key(_:)` counts it.
+    private func client(of request: Request, context: StackMobRequestContext) -> @Sendable () -> String {
+        let proxies = proxies
+        return { Self.key(ClientOrigin(request, context: context, proxies: proxies).address) }
     }
 
     /// An IPv6 client by its /64, as `limits.max_connections_per_client` counts it.
