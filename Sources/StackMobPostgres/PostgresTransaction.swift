@@ -47,10 +47,10 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
 
     func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject] {
         guard !ids.isEmpty else { return [] }
-        // One parameter, whatever the number of ids: one statement per expansion level. A text
-        // array, whose length the planner sees, rather than a JSON array unpacked by a set-returning
-        // function: that statement took twice as long to plan and run (docs/benchmarks.md, "Figures
-        // behind design choices").
+        // One parameter, whatever the number of ids: one statement per schema an expansion reads.
+        // A text array, whose length the planner sees, rather than a JSON array unpacked by a
+        // set-returning function: that statement took twice as long to plan and run
+        // (docs/benchmarks.md, "Figures behind design choices").
         var statement = PostgresStatement("SELECT * FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) = ANY(")
         statement.append(statement.bind(ids) + ")")
         if let rows {

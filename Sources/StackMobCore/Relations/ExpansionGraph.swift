@@ -18,8 +18,11 @@ struct ExpansionGraph {
     struct Entry {
         /// The schema it names, by its number in `targets`.
         let target: Int
-        /// The level of the objects that first named it (0: the expanded objects themselves).
-        let level: Int
+        /// The shallowest level of the objects that named it (0: the expanded objects
+        /// themselves): it decides how deep its object's own relations are followed.
+        var level: Int
+        /// Whether its id was handed to a statement (or dropped with its schema): no longer pending.
+        var requested = false
         /// Its object once loaded and admitted: nil before, and for an id that did not resolve.
         /// Taken by `RelationLoader` when assembled, unless `atSeveralDepths`.
         var object: JSONObject?
@@ -74,6 +77,8 @@ struct ExpansionGraph {
     /// relations in order, the number of ids the field holds (or `absent`), then their slots.
     private(set) var links: [Int] = []
     private var numbers: [String: Int] = [:]
+    /// Requested entries named again from a shallower level than before, not yet followed from it.
+    private var lowered: [Int] = []
     /// Relations by schema name, computed once per schema: the expanded objects' own schema
     /// first, as the caller passed it, then each target's definition from the registry.
     private var relationsBySchema: [String: [Relation]] = [:]
@@ -150,13 +155,65 @@ struct ExpansionGraph {
         targets.indices.filter { !targets[$0].pendingIds.isEmpty }.sorted { targets[$0].name < targets[$1].name }
     }
 
+    /// Which of the `pending` targets to load now: those no other pending target leads to, so
+    /// that a schema named from several levels (an article's author and its tags' owners) is
+    /// read with one statement, once every schema that may still name it has been read. When
+    /// each leads to another (a cycle), all of them, level by level as before.
+    mutating func loadOrder(_ pending: [Int]) -> [Int] {
+        guard pending.count > 1 else { return pending }
+        var ready: [Int] = []
+        for target in pending {
+            var reached = false
+            for other in pending where other != target {
+                if leads(from: other, to: target) {
+                    reached = true
+                    break
+                }
+            }
+            if !reached { ready.append(target) }
+        }
+        return ready.isEmpty ? pending : ready
+    }
+
+    /// Whether objects of `start` can name ids of `target`, through one relation or more.
+    private mutating func leads(from start: Int, to target: Int) -> Bool {
+        var seen = [start]
+        var unvisited = [start]
+        while let current = unvisited.popLast() {
+            for relation in relations(ofTarget: current) {
+                if relation.target == target { return true }
+                if !seen.contains(relation.target) {
+                    seen.append(relation.target)
+                    unvisited.append(relation.target)
+                }
+            }
+        }
+        return false
+    }
+
+    /// A target's relations, from its definition: none for a schema that was never created.
+    private mutating func relations(ofTarget target: Int) -> [Relation] {
+        guard let definition = definition(of: target) else { return [] }
+        return relations(of: definition)
+    }
+
     /// The pending ids of `target` and their slots, which are no longer pending.
     mutating func takePending(of target: Int) -> (ids: [String], slots: [Int]) {
         defer {
             targets[target].pendingIds = []
             targets[target].pendingSlots = []
         }
+        for slot in targets[target].pendingSlots {
+            entries[slot].requested = true
+        }
         return (targets[target].pendingIds, targets[target].pendingSlots)
+    }
+
+    /// A requested entry since named from a shallower level: its object, if it has one, must be
+    /// followed again from there, further down. Loading in `loadOrder`'s order, only schemas that
+    /// lead to each other (its fallback) can name an id from a shallower level once it is read.
+    mutating func takeLowered() -> Int? {
+        lowered.popLast()
     }
 
     /// The slot of a loaded object's id. `ids` are those its statement asked for, and `cursor`
@@ -212,6 +269,10 @@ struct ExpansionGraph {
             targets[target].pendingSlots.append(slot)
         } else if entries[slot].level != level {
             entries[slot].atSeveralDepths = true
+            if level < entries[slot].level {
+                entries[slot].level = level
+                if entries[slot].requested { lowered.append(slot) }
+            }
         }
         return slot
     }

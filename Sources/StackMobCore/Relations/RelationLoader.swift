@@ -1,8 +1,11 @@
 /// Replaces relationship ids with the related objects, recursively (PROTOCOL §5.5, D27).
 ///
-/// The only place related objects are loaded. A level of the object graph is loaded with ONE
-/// statement per target schema, whatever the number of objects and ids, so an expanded page costs
-/// a fixed number of statements. Ids that no longer resolve are dropped.
+/// The only place related objects are loaded. The ids asked for are loaded with ONE statement per
+/// target schema and round, whatever the number of objects and ids, so an expanded page costs a
+/// fixed number of statements. A schema is read once no other schema still to be read can lead
+/// to it (`ExpansionGraph.loadOrder`): a schema named at two levels, such as the author of an
+/// article and the owners of its tags, takes one statement, not one per level, which on
+/// PostgreSQL is a round trip to the database saved. Ids that no longer resolve are dropped.
 struct RelationLoader: Sendable {
     /// Expansion depth limit (PROTOCOL §5.5: the documented range is 1–3).
     static let maxDepth = 3
@@ -35,16 +38,14 @@ struct RelationLoader: Sendable {
         // Where each of `objects` has its slots in `graph.links`.
         var topLinks: [Int] = []
         topLinks.reserveCapacity(objects.count)
-        var frontier = objects.map { Loaded(relations: topRelations, object: $0, slot: nil) }
-        for level in 0..<depth {
-            for (position, loaded) in frontier.enumerated() {
-                let links = graph.link(loaded.object, relations: loaded.relations, level: level, remaining: frontier.count - position)
-                if let slot = loaded.slot { graph.entries[slot].links = links } else { topLinks.append(links) }
-            }
+        for (position, object) in objects.enumerated() {
+            topLinks.append(graph.link(object, relations: topRelations, level: 0, remaining: objects.count - position))
+        }
+        while true {
             let pending = graph.pendingTargets()
             guard !pending.isEmpty else { break }
-            var next: [Loaded] = []
-            for target in pending {
+            var loaded: [Loaded] = []
+            for target in graph.loadOrder(pending) {
                 let (ids, slots) = graph.takePending(of: target)
                 // A target schema that was never created holds no objects: its ids are dropped.
                 guard let targetSchema = graph.definition(of: target) else { continue }
@@ -60,27 +61,52 @@ struct RelationLoader: Sendable {
                         let visible = present(object)
                     else { continue }
                     graph.entries[slot].object = visible
-                    next.append(Loaded(relations: relations, object: visible, slot: slot))
+                    // An id named at level n is shown at depth n + 1: its object's own relations
+                    // are followed only within the depth asked.
+                    if graph.entries[slot].level + 1 < depth {
+                        loaded.append(Loaded(relations: relations, object: visible, slot: slot))
+                    }
                 }
             }
-            frontier = next
+            follow(loaded, in: &graph)
+            loaded = []
+            while let slot = graph.takeLowered() {
+                let entry = graph.entries[slot]
+                guard let object = entry.object, entry.level + 1 < depth else { continue }
+                let relations = graph.targets[entry.target].relations
+                graph.entries[slot].links = graph.link(object, relations: relations, level: entry.level + 1, remaining: 1)
+            }
         }
         // Assembled in place, each object held only where it is assembled: with a second reference,
         // the first related object set copied its members (docs/benchmarks.md, "Figures behind
         // design choices").
-        frontier = []
         graph.markObjectsAtSeveralDepths()
         for (index, links) in topLinks.enumerated() {
             Self.assemble(&objects[index], relations: topRelations, links: links, depth: depth, graph: &graph)
         }
     }
 
-    /// An object loaded and not yet followed: one of the expanded objects (no slot), or a
-    /// related object.
+    /// A related object loaded and not yet followed.
     private struct Loaded {
         let relations: [ExpansionGraph.Relation]
         let object: JSONObject
-        let slot: Int?
+        let slot: Int
+    }
+
+    /// Follows the relations of the objects one round loaded, each from the level after its
+    /// own, shallowest first: an id named from two levels takes the shallower, and is then
+    /// followed as deep as that asks (`ExpansionGraph.takeLowered` catches the rest).
+    private func follow(_ loaded: [Loaded], in graph: inout ExpansionGraph) {
+        let levels = loaded.map { graph.entries[$0.slot].level }
+        var order = Array(loaded.indices)
+        if levels.contains(where: { $0 != levels.first }) {
+            order.sort { (levels[$0], $0) < (levels[$1], $1) }
+        }
+        for (position, index) in order.enumerated() {
+            let item = loaded[index]
+            let level = graph.entries[item.slot].level + 1
+            graph.entries[item.slot].links = graph.link(item.object, relations: item.relations, level: level, remaining: order.count - position)
+        }
     }
 
     /// Replaces the relations `object` names from `links` on by their objects, `depth` levels

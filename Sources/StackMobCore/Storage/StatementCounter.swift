@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Counts the SQL statements a storage engine runs: how tests prove that a read takes a fixed
-/// number of statements (expansion loads a level of related objects in one statement per schema).
+/// number of statements (expansion loads the related objects of a schema in one statement).
 public final class StatementCounter: Sendable {
     private let count = Mutex(0)
 

@@ -37,8 +37,37 @@ struct ExpansionStatementCountTests {
             #expect(tags.allSatisfy { $0.objectValue?["owner"]?.objectValue?["name"] == "someone" })
         }
         #expect(twenty.statements == forty.statements)
-        // Three SELECTs (the page, then one per level per target schema) and the read
-        // transaction's own statements around them: 6 in all, measured.
+        // Three SELECTs (the page, then one per target schema) and the read transaction's own
+        // statements around them: 6 in all, measured.
         #expect(twenty.statements <= 6, "statements: \(twenty.statements)")
+    }
+
+    @Test("a schema named at two levels (the docs' authors, their tags' owners) costs depth 2 no statement more than depth 1")
+    func schemaAtTwoLevels() async throws {
+        let counter = StatementCounter()
+        try await TemporaryDatabase.withDatastore(statementCounter: counter) { _, _, datastore in
+            let relations = try RelationMap.parse("author=person&tags=tag&tags.owner=person")
+            for doc in 0..<10 {
+                let tags: [JSONValue] = (0..<3).map { tag in
+                    ["tag_id": .string("t\(doc)_\(tag)"), "owner": ["person_id": .string("o\(doc)_\(tag)"), "n": 1]]
+                }
+                let document: JSONObject = ["doc_id": .string("d\(doc)"), "author": ["person_id": .string("a\(doc)"), "n": 1], "tags": .array(tags)]
+                _ = try await datastore.upsertGraph(document, in: "doc", relations: relations, caller: .anonymous)
+            }
+            func statements(depth: Int) async throws -> (count: Int, docs: [JSONObject]) {
+                counter.reset()
+                let result = try await datastore.query(in: "doc", QueryRequest(expand: depth), caller: .anonymous)
+                return (counter.value, result.objects)
+            }
+            let one = try await statements(depth: 1)
+            let two = try await statements(depth: 2)
+            #expect(two.count == one.count, "depth 1: \(one.count) statements, depth 2: \(two.count)")
+            #expect(two.docs.count == 10)
+            for doc in two.docs {
+                #expect(doc["author"]?.objectValue?["person_id"]?.stringValue?.hasPrefix("a") == true)
+                let owners = doc["tags"]?.arrayValue?.compactMap { $0.objectValue?["owner"]?.objectValue?["person_id"] } ?? []
+                #expect(owners.count == 3)
+            }
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StackMobSQLite
 import Testing
 
@@ -113,6 +114,71 @@ struct RelationLoaderTests {
         }
     }
 
+    @Test("a schema named at two levels is read with one statement, once the schemas that lead to it are read")
+    func schemaNamedAtTwoLevels() async throws {
+        try await TemporaryDatabase.withDatastore { engine, registry, datastore in
+            // doc.author → person; doc.tags → tag; tag.owner → person: people at two levels.
+            let relations = try RelationMap.parse("author=person&tags=tag&tags.owner=person")
+            let written = try await datastore.upsertGraph(
+                [
+                    "doc_id": "d", "author": ["person_id": "ann", "n": 1],
+                    "tags": [["tag_id": "t1", "owner": ["person_id": "bob", "n": 2]], ["tag_id": "t2", "owner": "ann"]],
+                ],
+                in: "doc", relations: relations, caller: .anonymous)
+            let schema = try #require(registry.definition(named: "doc"))
+            let loader = RelationLoader(registry: registry, admit: { _ in { $0 } })
+            func expanded(_ depth: Int) async throws -> (doc: JSONObject, loads: [String]) {
+                try await engine.read { reader in
+                    let recording = RecordingReader(base: reader)
+                    let docs = try await loader.expand([written.object], schema: schema, depth: depth, reader: recording)
+                    return (try #require(docs.first), recording.loads)
+                }
+            }
+            let two = try await expanded(2)
+            #expect(two.loads == ["tag", "person"], "the tags first, then the author and the tags' owners together")
+            #expect(two.doc["author"]?.objectValue?["n"] == 1)
+            let owners = two.doc["tags"]?.arrayValue?.map { $0.objectValue?["owner"]?.objectValue?["person_id"] }
+            #expect(owners == ["bob", "ann"])
+            // One level: the owners stay ids, and the reads are the same two.
+            let one = try await expanded(1)
+            #expect(one.loads == ["tag", "person"])
+            #expect(one.doc["author"]?.objectValue?["person_id"] == "ann")
+            #expect(one.doc["tags"]?.arrayValue?.map { $0.objectValue?["owner"] } == ["bob", "ann"])
+        }
+    }
+
+    @Test("an object read before it is named from a shallower level is still followed as deep as that level asks")
+    func namedFromAShallowerLevelOnceRead() async throws {
+        try await TemporaryDatabase.withDatastore { engine, registry, datastore in
+            // alpha.b → bee, alpha.e → eee → eff → cee; bee.c2 → cee and cee.b2 → bee (a cycle).
+            // Read in `loadOrder`'s order, eee and eff come first, then bee and cee together (each
+            // leads to the other): x is read as eff's cee, two levels down, and only then named
+            // by bee b1, one level down, so it must be followed again from there.
+            let relations = try RelationMap.parse("b=bee&b.c2=cee&b.c2.b2=bee&e=eee&e.f=eff&e.f.c=cee")
+            let written = try await datastore.upsertGraph(
+                [
+                    "alpha_id": "a1",
+                    "b": ["bee_id": "b1", "c2": ["cee_id": "x", "b2": ["bee_id": "b2", "n": 2]]],
+                    "e": ["eee_id": "e1", "f": ["eff_id": "f1", "c": "x"]],
+                ],
+                in: "alpha", relations: relations, caller: .anonymous)
+            let schema = try #require(registry.definition(named: "alpha"))
+            let loader = RelationLoader(registry: registry, admit: { _ in { $0 } })
+            let (expanded, loads) = try await engine.read { reader in
+                let recording = RecordingReader(base: reader)
+                let objects = try await loader.expand([written.object], schema: schema, depth: 3, reader: recording)
+                return (try #require(objects.first), recording.loads)
+            }
+            #expect(loads == ["eee", "eff", "bee", "cee", "bee"])
+            let throughBee = expanded["b"]?.objectValue?["c2"]?.objectValue
+            #expect(throughBee?["cee_id"] == "x")
+            #expect(throughBee?["b2"]?.objectValue?["n"] == 2, "x two levels down: its bee is expanded")
+            let throughEff = expanded["e"]?.objectValue?["f"]?.objectValue?["c"]?.objectValue
+            #expect(throughEff?["cee_id"] == "x")
+            #expect(throughEff?["b2"] == "b2", "x three levels down: its bee stays an id")
+        }
+    }
+
     @Test("objects an engine returns in any order still land where their ids are", arguments: [false, true])
     func anyOrderFromTheEngine(reversed: Bool) async throws {
         try await TemporaryDatabase.withDatastore { engine, registry, datastore in
@@ -160,6 +226,44 @@ struct RelationLoaderTests {
         func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject] {
             let objects = try await base.fetchObjects(schema, ids: ids, admitting: rows)
             return reversed ? objects.reversed() : objects
+        }
+
+        func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) async throws -> ObjectPage {
+            try await base.fetchObjects(schema, orderedIDs: ids, admitting: rows, byteLimit: byteLimit)
+        }
+    }
+
+    /// A reader that notes the schema of every load by id, in order: the statements expansion
+    /// runs.
+    private struct RecordingReader: StorageReader {
+        final class Log: Sendable {
+            let names = Mutex<[String]>([])
+        }
+
+        let base: any StorageReader
+        private let log = Log()
+
+        init(base: any StorageReader) {
+            self.base = base
+        }
+
+        var loads: [String] { log.names.withLock { $0 } }
+
+        func fetchObject(_ schema: SchemaDefinition, id: String) async throws -> JSONObject? {
+            try await base.fetchObject(schema, id: id)
+        }
+
+        func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> ObjectPage {
+            try await base.fetchObjects(schema, query: query)
+        }
+
+        func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
+            try await base.fetchPrimaryKeys(schema, query: query)
+        }
+
+        func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject] {
+            log.names.withLock { $0.append(schema.name) }
+            return try await base.fetchObjects(schema, ids: ids, admitting: rows)
         }
 
         func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) async throws -> ObjectPage {

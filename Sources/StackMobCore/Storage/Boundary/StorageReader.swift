@@ -9,8 +9,9 @@ public protocol StorageReader {
     /// batches without holding its objects (`Datastore.queryInBatches`).
     func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String]
     /// The stored objects among `ids` (distinct), in no particular order, in ONE statement
-    /// whatever the number of ids (how expansion loads a level, PROTOCOL §5.5). With `rows`, only
-    /// the objects it admits (schema permissions, §12), in the same statement.
+    /// whatever the number of ids (how expansion loads a schema's related objects, PROTOCOL
+    /// §5.5). With `rows`, only the objects it admits (schema permissions, §12), in the same
+    /// statement.
     func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject]
     /// The stored objects among `ids` (distinct) that `rows` admits, in the order of `ids`,
     /// reading no row after the one whose values take the rows read past `byteLimit` bytes (as
