@@ -102,11 +102,23 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         return ObjectPage(objects: objects, total: total, endedAtByteLimit: ended)
     }
 
-    func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
+    func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> WindowKeys {
         var keysOnly = query
         keysOnly.countsTotal = false
-        let statement = selectStatement(schema, query: keysOnly, near: query.filter?.nearCondition, columns: quote(schema.primaryKey))
-        return try await run(statement).map { row in try row.decode(String.self) }
+        let near = query.filter?.nearCondition
+        let statement = selectStatement(schema, query: keysOnly, near: near, columns: quote(schema.primaryKey))
+        let rows = try await run(statement)
+        guard near != nil else { return WindowKeys(ids: try rows.map { row in try row.decode(String.self) }) }
+        // The key, then the distance the statement orders by.
+        var keys = WindowKeys(ids: [], distances: [])
+        keys.ids.reserveCapacity(rows.count)
+        keys.distances.reserveCapacity(rows.count)
+        for row in rows {
+            let (id, distance) = try row.decode((String, Double).self)
+            keys.ids.append(id)
+            keys.distances.append(distance)
+        }
+        return keys
     }
 
     private func count(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> Int {

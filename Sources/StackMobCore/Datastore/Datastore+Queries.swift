@@ -70,9 +70,9 @@ extension Datastore {
 
     /// `query`, for an answer written as it is read: the first `queryBatchSize` objects, or
     /// fewer when they reach `batchBytes`, and when the window holds more, their primary
-    /// keys, read in the same snapshot, for the rest to be read a batch at a time. A `near` query
-    /// reads its window whole (each object carries its distance from the query's point, which
-    /// only its own statement computes).
+    /// keys, read in the same snapshot, for the rest to be read a batch at a time. For a `near`
+    /// query the keys come with each object's distance from the query's point, which only that
+    /// statement computes, and the batches carry it as the first read does.
     public func queryInBatches(in schemaName: String, _ request: QueryRequest, caller: Caller) async throws -> QueryBatches {
         try await authorizeVerb(.read, on: schemaName, caller: caller)
         guard var committed = try await committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
@@ -95,20 +95,20 @@ extension Datastore {
             filter: filter, order: request.order, offset: request.range?.start ?? 0, limit: request.range?.limit,
             countsTotal: request.range != nil)
         let batchSize = Self.queryBatchSize
-        let near = filter?.nearCondition != nil
-        let inBatches = !near && (window.limit ?? .max) > batchSize
+        let near = filter?.nearCondition
+        let inBatches = (window.limit ?? .max) > batchSize
         let loader = relationLoader(caller: caller)
         let expand = request.expand
         // The first batch, its related objects and the keys of the rest are read in one snapshot.
-        let readFirst: @Sendable (any StorageReader) async throws -> (ObjectPage, [String]) = { reader in
+        let readFirst: @Sendable (any StorageReader) async throws -> (ObjectPage, WindowKeys) = { reader in
             var restricted = window
             let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
             restricted.filter = Self.restricting(window.filter, to: rows)
             var first = restricted
             if inBatches { first.limit = batchSize }
-            if !near { first.byteLimit = Self.batchBytes }
+            first.byteLimit = Self.batchBytes
             var page = try await reader.fetchObjects(schema, query: first)
-            var keys: [String] = []
+            var keys = WindowKeys(ids: [])
             let read = page.objects.count
             if (inBatches && read == batchSize) || page.endedAtByteLimit {
                 var rest = restricted
@@ -131,13 +131,35 @@ extension Datastore {
             objects.map { object in present(self.selecting(select, from: object, schema: schema)) }
         }
         var rest: RemainingObjects?
-        if !keys.isEmpty {
-            rest = RemainingObjects(keys: keys) { batch in
-                let (objects, read) = try await self.objects(keyedBy: Array(batch), in: schema, expand: expand, caller: caller, loader: loader)
-                return (presented(objects), read)
+        if !keys.ids.isEmpty {
+            let distances = keys.distances
+            rest = RemainingObjects(keys: keys.ids) { batch in
+                let read = try await self.objects(keyedBy: Array(batch), in: schema, expand: expand, caller: caller, loader: loader)
+                var objects = read.objects
+                if let near { Self.place(distances[batch.indices], of: batch, on: &objects, field: near.field, schema: schema) }
+                return (presented(objects), read.read)
             }
         }
         return QueryBatches(first: presented(page.objects), total: page.total, rest: rest)
+    }
+
+    /// Gives each of `objects` (those of `keys` that were read, in their order) the distance the
+    /// keys' statement computed for it, in its `near` field, as the engines do for the objects of
+    /// a first read (PROTOCOL §5.8).
+    private static func place(
+        _ distances: ArraySlice<Double>, of keys: ArraySlice<String>, on objects: inout [JSONObject], field: String, schema: SchemaDefinition
+    ) {
+        var position = keys.startIndex
+        for index in objects.indices {
+            guard let id = objects[index][schema.primaryKey]?.stringValue else { continue }
+            while position < keys.endIndex, keys[position] != id { position += 1 }
+            guard position < keys.endIndex else { return }
+            if case .object(var point)? = objects[index][field] {
+                point["distance"] = .float(distances[position])
+                objects[index][field] = .object(point)
+            }
+            position += 1
+        }
     }
 
     /// The objects of `keys` the caller may read, in the order of `keys`, expanded, as far as

@@ -219,7 +219,7 @@ struct RelationLoaderTests {
             try await base.fetchObjects(schema, query: query)
         }
 
-        func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
+        func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> WindowKeys {
             try await base.fetchPrimaryKeys(schema, query: query)
         }
 
@@ -257,7 +257,7 @@ struct RelationLoaderTests {
             try await base.fetchObjects(schema, query: query)
         }
 
-        func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
+        func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> WindowKeys {
             try await base.fetchPrimaryKeys(schema, query: query)
         }
 

@@ -58,6 +58,62 @@ struct GeoQueryTests {
         }
     }
 
+    @Test("a near list longer than a batch is read and written a batch at a time, every object with its distance, in order")
+    func nearInBatches() async throws {
+        // 250 places on the equator, 0.01° apart: two and a half batches (`Datastore.queryBatchSize`).
+        let count = 250
+        #expect(count > 2 * Datastore.queryBatchSize)
+        try await TestServer.run { client in
+            for start in stride(from: 0, to: count, by: 100) {
+                let places = (start..<min(start + 100, count)).map { index -> JSONValue in
+                    ["place_id": .string(String(format: "p%03d", index)), "loc": ["lat": 0, "lon": .float(Double(index) / 100)]]
+                }
+                let created = try await client.post("/place", .array(places))
+                #expect(created.status == .ok, "\(created.text.prefix(300))")
+            }
+            let all = try await client.get("/place?loc[near]=0,0")
+            #expect(all.status == .ok)
+            // Streamed as read: no length is known when the head is sent. Read whole, a near list
+            // held every object of its window at once, however many.
+            #expect(all.headers[.contentLength] == nil)
+            let objects = try #require(all.array).compactMap(\.objectValue)
+            #expect(objects.map { $0["place_id"]?.stringValue } == (0..<count).map { String(format: "p%03d", $0) })
+            let distances = objects.compactMap { $0["loc"]?.objectValue?["distance"]?.numberValue }
+            #expect(distances.count == count, "every object carries its distance, past the first batch too")
+            for (index, distance) in distances.enumerated() {
+                #expect(abs(distance - Double(index) / 100 * Self.oneDegree) < 1e-12, "p\(index): \(distance)")
+            }
+            // A page past the first batch agrees with the list, distances and all.
+            let page = try await client.get("/place?loc[near]=0,0", headers: ["Range": "objects=200-209"])
+            #expect(page.status == .partialContent)
+            #expect(page.headers[.contentRange] == "objects 200-209/\(count)")
+            #expect(try #require(page.array).compactMap(\.objectValue) == Array(objects[200..<210]))
+        }
+    }
+
+    @Test("a near page whose objects pass the first read's bytes is streamed, each object with its distance")
+    func nearLargeObjects() async throws {
+        // Twelve places of 600 KB: a page of ten passes `Datastore.batchBytes` at the seventh.
+        let text = String(repeating: "x", count: 600_000)
+        #expect(7 * text.utf8.count > Datastore.batchBytes && 6 * text.utf8.count < Datastore.batchBytes)
+        try await TestServer.run { client in
+            for index in 0..<12 {
+                let place: JSONObject = ["place_id": .string("p\(index)"), "loc": ["lat": .float(Double(index)), "lon": 0], "text": .string(text)]
+                #expect(try await client.post("/place", .object(place)).status == .created)
+            }
+            let page = try await client.get("/place?loc[near]=0,0", headers: ["Range": "objects=0-9"])
+            #expect(page.status == .partialContent)
+            #expect(page.headers[.contentLength] == nil)
+            let places = try #require(page.array).compactMap(\.objectValue)
+            #expect(places.map { $0["place_id"]?.stringValue } == (0..<10).map { "p\($0)" })
+            let distances = places.compactMap { $0["loc"]?.objectValue?["distance"]?.numberValue }
+            #expect(distances.count == 10)
+            for (index, distance) in distances.enumerated() {
+                #expect(abs(distance - Double(index) * Self.oneDegree) < 1e-12, "p\(index): \(distance)")
+            }
+        }
+    }
+
     @Test("within a radius is inclusive at the boundary")
     func withinRadius() async throws {
         try await TestServer.run { client in
