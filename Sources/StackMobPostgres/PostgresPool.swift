@@ -132,7 +132,7 @@ final class PostgresPool: Sendable {
     /// only its variable-length values are measured: a `PostgresCell` per value, walked on the
     /// connection's loop, cost a page a tenth more instructions (docs/benchmarks.md).
     func execute(_ statement: PostgresStatement, on connection: PostgresConnection, byteLimit: Int) async throws -> (
-        rows: [PostgresRandomAccessRow], endedAtByteLimit: Bool
+        rows: [PostgresRandomAccessRow], endedAtByteLimit: Bool, bytes: Int
     ) {
         let kept = LimitedRows(byteLimit: byteLimit)
         let result: EventLoopFuture<PostgresQueryMetadata> = connection.query(statement.query, logger: logger) { row in
@@ -140,11 +140,11 @@ final class PostgresPool: Sendable {
         }
         do {
             _ = try await result.get()
-            return (kept.rows, false)
+            return (kept.rows, false, kept.bytes)
         } catch where kept.full {
             // `Full`, or the cancellation it caused (`queryCancelled`), whichever postgres-nio
             // reports first.
-            return (kept.rows, true)
+            return (kept.rows, true, kept.bytes)
         }
     }
 
@@ -169,7 +169,9 @@ final class PostgresPool: Sendable {
 
         var rows: [PostgresRandomAccessRow] { state.withLock { $0.rows } }
         /// Whether a row took the rows kept past the limit.
-        var full: Bool { state.withLock { $0.bytes > byteLimit } }
+        var full: Bool { bytes > byteLimit }
+        /// The bytes of the rows kept.
+        var bytes: Int { state.withLock { $0.bytes } }
 
         /// Keeps `row`; false once the rows kept are past the limit.
         func keep(_ row: PostgresRandomAccessRow) -> Bool {

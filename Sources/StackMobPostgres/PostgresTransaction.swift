@@ -30,8 +30,8 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
     }
 
     /// `run`, keeping rows only up to `byteLimit` bytes when one is set (`ObjectQuery.byteLimit`).
-    func run(_ statement: PostgresStatement, byteLimit: Int?) async throws -> (rows: [PostgresRandomAccessRow], endedAtByteLimit: Bool) {
-        guard let byteLimit else { return (try await run(statement).map(PostgresRandomAccessRow.init), false) }
+    func run(_ statement: PostgresStatement, byteLimit: Int?) async throws -> (rows: [PostgresRandomAccessRow], endedAtByteLimit: Bool, bytes: Int) {
+        guard let byteLimit else { return (try await run(statement).map(PostgresRandomAccessRow.init), false, 0) }
         try singleStatement?.admit()
         return try await database.execute(statement, on: connection, byteLimit: byteLimit)
     }
@@ -45,8 +45,8 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         return try await PostgresRowDecoder.objects(run(statement), schema: schema).first
     }
 
-    func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject] {
-        guard !ids.isEmpty else { return [] }
+    func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?, byteLimit: Int?) async throws -> ObjectPage {
+        guard !ids.isEmpty else { return ObjectPage(objects: [], total: nil) }
         // One parameter, whatever the number of ids: one statement per schema an expansion reads.
         // A text array, whose length the planner sees, rather than a JSON array unpacked by a
         // set-returning function: that statement took twice as long to plan and run
@@ -56,7 +56,9 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         if let rows {
             statement.append(" AND " + PostgresFilterCompiler(schema: schema).compile(rows, table: schema.name, into: &statement))
         }
-        return try await PostgresRowDecoder.objects(run(statement), schema: schema)
+        guard byteLimit != nil else { return ObjectPage(objects: try await PostgresRowDecoder.objects(run(statement), schema: schema), total: nil) }
+        let (found, ended, bytes) = try await run(statement, byteLimit: byteLimit)
+        return ObjectPage(objects: try PostgresRowDecoder.objects(found, schema: schema), total: nil, endedAtByteLimit: ended, storedBytes: bytes)
     }
 
     func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) async throws -> ObjectPage {
@@ -70,15 +72,15 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
             statement.append(" WHERE " + PostgresFilterCompiler(schema: schema).compile(rows, table: schema.name, into: &statement))
         }
         statement.append(" ORDER BY _sm_ids._sm_ordinal")
-        let (found, ended) = try await run(statement, byteLimit: byteLimit)
-        return ObjectPage(objects: try PostgresRowDecoder.objects(found, schema: schema), total: nil, endedAtByteLimit: ended)
+        let (found, ended, bytes) = try await run(statement, byteLimit: byteLimit)
+        return ObjectPage(objects: try PostgresRowDecoder.objects(found, schema: schema), total: nil, endedAtByteLimit: ended, storedBytes: bytes)
     }
 
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> ObjectPage {
         let near = query.filter?.nearCondition
         let statement = selectStatement(schema, query: query, near: near)
         var total: Int?
-        let (rows, ended) = try await run(statement, byteLimit: query.byteLimit)
+        let (rows, ended, bytes) = try await run(statement, byteLimit: query.byteLimit)
         guard let first = rows.first else {
             // An empty page still has a total (a page past the end): count alone.
             return ObjectPage(objects: [], total: query.countsTotal ? try await count(schema, query: query) : nil)
@@ -99,7 +101,7 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
             }
             return object
         }
-        return ObjectPage(objects: objects, total: total, endedAtByteLimit: ended)
+        return ObjectPage(objects: objects, total: total, endedAtByteLimit: ended, storedBytes: bytes)
     }
 
     func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> WindowKeys {

@@ -96,11 +96,11 @@ struct SQLiteRowDecoder {
 
     /// `objects`, reading no row after the one whose values take the rows read past
     /// `byteLimit` bytes (`ObjectQuery.byteLimit`); `endedAtByteLimit` says whether it stopped
-    /// there.
+    /// there, and `bytes` how many it counted.
     static func objects(
         _ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: [String] = [], byteLimit: Int?,
         each: (ExtraColumns, inout JSONObject) throws -> Void = { _, _ in }
-    ) throws -> (objects: [JSONObject], endedAtByteLimit: Bool) {
+    ) throws -> (objects: [JSONObject], endedAtByteLimit: Bool, bytes: Int) {
         var objects: [JSONObject] = []
         var bytes = 0
         let rows = try ObjectCursor(statement, arguments: arguments, schema: schema, skipping: skipping)
@@ -109,10 +109,10 @@ struct SQLiteRowDecoder {
             objects.append(object)
             if let byteLimit {
                 bytes += rowBytes(statement.sqliteStatement)
-                if bytes > byteLimit { return (objects, true) }
+                if bytes > byteLimit { return (objects, true, bytes) }
             }
         }
-        return (objects, false)
+        return (objects, false, bytes)
     }
 
     /// The bytes of the current row's values as stored: a text's or a blob's length, eight for

@@ -28,18 +28,19 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         return try SQLiteRowDecoder.objects(statement, arguments: [id], schema: schema).first
     }
 
-    func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) throws -> [JSONObject] {
-        guard !ids.isEmpty else { return [] }
+    func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?, byteLimit: Int?) throws -> ObjectPage {
+        guard !ids.isEmpty else { return ObjectPage(objects: [], total: nil) }
         let (statement, arguments) = try idsStatement(schema, ids: ids, admitting: rows)
-        return try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema)
+        let (objects, ended, bytes) = try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema, byteLimit: byteLimit)
+        return ObjectPage(objects: objects, total: nil, endedAtByteLimit: ended, storedBytes: bytes)
     }
 
     func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) throws -> ObjectPage {
         guard !ids.isEmpty else { return ObjectPage(objects: [], total: nil) }
         // The ids drive the loop (below): the rows come in their order.
         let (statement, arguments) = try idsStatement(schema, ids: ids, admitting: rows)
-        let (objects, ended) = try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema, byteLimit: byteLimit)
-        return ObjectPage(objects: objects, total: nil, endedAtByteLimit: ended)
+        let (objects, ended, bytes) = try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema, byteLimit: byteLimit)
+        return ObjectPage(objects: objects, total: nil, endedAtByteLimit: ended, storedBytes: bytes)
     }
 
     private func idsStatement(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) throws -> (Statement, StatementArguments) {
@@ -77,7 +78,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         let statement = try db.cachedStatement(sql: sql)
         var count: Int?
         let skipping = [Self.totalColumn, Self.distanceColumn]
-        let (objects, ended) = try SQLiteRowDecoder.objects(
+        let (objects, ended, bytes) = try SQLiteRowDecoder.objects(
             statement, arguments: arguments, schema: schema, skipping: skipping, byteLimit: query.byteLimit
         ) { extras, object in
             // Every row holds the same total: read once.
@@ -88,7 +89,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
             }
         }
         if inline { longStatements?.forget(sql) }
-        return ObjectPage(objects: objects, total: count, endedAtByteLimit: ended)
+        return ObjectPage(objects: objects, total: count, endedAtByteLimit: ended, storedBytes: bytes)
     }
 
     /// The rows a whole-table count may read on the calling thread: SQLite counts about 50,000

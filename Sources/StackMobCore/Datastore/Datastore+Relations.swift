@@ -69,7 +69,8 @@ extension Datastore {
     func relationLoader(caller: Caller) -> RelationLoader {
         RelationLoader(
             registry: registry, admit: { schema in self.presenter(for: schema) },
-            visibleRows: { schema, reader in try await self.readFilter(for: schema, caller: caller, reader: reader) })
+            visibleRows: { schema, reader in try await self.readFilter(for: schema, caller: caller, reader: reader) },
+            byteLimit: expansionByteLimit)
     }
 
     /// The passwords a graph would have hashed, counted before any is: the same walk as

@@ -14,6 +14,8 @@ public struct Datastore: Sendable {
     /// Takes in other instances' schema changes (`refreshSchemas`), one check for the requests
     /// that arrive together; none when no other process shares the database.
     private let schemaRefresh: SharedCheck<Void>?
+    /// The most bytes of stored values an expansion reads (`RelationLoader.byteLimit`).
+    let expansionByteLimit: Int?
 
     /// Opens the datastore: loads the persisted schema definitions and makes sure every configured
     /// user schema exists with its login field as primary key.
@@ -26,7 +28,8 @@ public struct Datastore: Sendable {
         schemas: [SchemaDeclaration] = [],
         clock: any ServerClock = SystemClock(),
         passwordHasher: PasswordHasher = PasswordHasher(),
-        access: AccessPolicy = AccessPolicy()
+        access: AccessPolicy = AccessPolicy(),
+        expansionByteLimit: Int? = StackMobConfiguration().maxExpandedResponseBytes
     ) async throws -> Datastore {
         for definition in try await storage.loadSchemaDefinitions() {
             registry.publish(definition)
@@ -51,7 +54,8 @@ public struct Datastore: Sendable {
             clock: clock,
             passwordHasher: passwordHasher,
             accessPolicy: accessPolicy,
-            schemaRefresh: storage.isShared ? SharedCheck { _ = try await takeInSchemaChanges(storage: storage, accessPolicy: accessPolicy) } : nil)
+            schemaRefresh: storage.isShared ? SharedCheck { _ = try await takeInSchemaChanges(storage: storage, accessPolicy: accessPolicy) } : nil,
+            expansionByteLimit: expansionByteLimit)
     }
 
     private static func ensureUserSchema(_ userSchema: UserSchema, storage: any StorageEngine, registry: SchemaRegistry) async throws {

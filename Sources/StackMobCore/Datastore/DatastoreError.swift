@@ -45,6 +45,9 @@ public enum DatastoreError: Error, Sendable, Equatable {
     /// The request was cancelled (past its deadline, or its client gone) before its passwords
     /// were hashed; nothing was written.
     case cancelled
+    /// An expansion whose related objects' stored bytes pass `limit`
+    /// (`limits.max_expanded_response_bytes`, `RelationLoader.byteLimit`).
+    case expansionTooLarge(limit: Int)
 
     public var message: String {
         switch self {
@@ -94,6 +97,8 @@ public enum DatastoreError: Error, Sendable, Equatable {
             "\(field) is a user's password, but X-StackMob-Relations names another schema for its object; name the user schema"
         case .cancelled:
             "The request was cancelled before it was carried out"
+        case .expansionTooLarge(let limit):
+            "The expanded answer would be larger than the limit of \(limit) bytes (limits.max_expanded_response_bytes): ask for fewer objects with Range, or a smaller expansion depth"
         case .invalidTimestamp(let field):
             "\(field) must be an integer number of milliseconds since the epoch, from 0 to \(ObjectTimestamps.acceptedRange.upperBound)"
         }

@@ -78,7 +78,7 @@ public struct Backend: Sendable {
                 storage: instrument(kind, storage.engine), registry: registry, inferenceEnabled: settings.schemaInference,
                 userSchemas: settings.userSchemas, relationships: settings.relationships,
                 schemas: settings.schemas.values.sorted { $0.name < $1.name }, clock: clock,
-                passwordHasher: hasher, access: settings.access)
+                passwordHasher: hasher, access: settings.access, expansionByteLimit: configuration.maxExpandedResponseBytes)
             if kind == .production {
                 operators = OperatorStore(
                     storage: storage.operators, hasher: hasher, clock: clock)

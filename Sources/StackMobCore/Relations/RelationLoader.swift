@@ -20,6 +20,11 @@ struct RelationLoader: Sendable {
     /// nil for all, `.nothing` for none. Added to the statement that loads them, so hidden
     /// objects are never loaded.
     var visibleRows: @Sendable (SchemaDefinition, any StorageReader) async throws -> RowFilter? = { _, _ in nil }
+    /// The most bytes of stored values one expansion loads (`limits.max_expanded_response_bytes`),
+    /// nil for no limit. Each related object loaded is shown at least once, so its bytes are
+    /// part of the answer the limit bounds; counted as they are read, they stop a read before it
+    /// holds them all: a relation field may name a million objects, and each a million more.
+    var byteLimit: Int?
 
     /// `objects` (all of `schema`) with their relations expanded `depth` levels deep.
     func expand(_ objects: [JSONObject], schema: SchemaDefinition, depth: Int, reader: any StorageReader) async throws -> [JSONObject] {
@@ -41,6 +46,7 @@ struct RelationLoader: Sendable {
         for (position, object) in objects.enumerated() {
             topLinks.append(graph.link(object, relations: topRelations, level: 0, remaining: objects.count - position))
         }
+        var bytesLeft = byteLimit
         while true {
             let pending = graph.pendingTargets()
             guard !pending.isEmpty else { break }
@@ -55,7 +61,12 @@ struct RelationLoader: Sendable {
                 graph.setRelations(relations, of: target)
                 let present = admit(targetSchema)
                 var cursor = 0
-                for object in try await reader.fetchObjects(targetSchema, ids: ids, admitting: rows) {
+                let page = try await reader.fetchObjects(targetSchema, ids: ids, admitting: rows, byteLimit: bytesLeft)
+                if let limit = byteLimit, let left = bytesLeft {
+                    if page.endedAtByteLimit { throw DatastoreError.expansionTooLarge(limit: limit) }
+                    bytesLeft = left - page.storedBytes
+                }
+                for object in page.objects {
                     guard let id = object[targetSchema.primaryKey]?.stringValue,
                         let slot = graph.slot(ofLoaded: id, target: target, ids: ids, slots: slots, cursor: &cursor),
                         let visible = present(object)

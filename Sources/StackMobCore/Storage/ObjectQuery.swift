@@ -34,11 +34,15 @@ public struct ObjectPage: Sendable, Equatable {
     /// Whether the query's `byteLimit` ended the read: rows of the window after `objects` may
     /// remain unread.
     public var endedAtByteLimit: Bool
+    /// The bytes of stored values the read counted against its byte limit (0 without one), by
+    /// `ObjectQuery.byteLimit`'s measure.
+    public var storedBytes: Int
 
-    public init(objects: [JSONObject], total: Int?, endedAtByteLimit: Bool = false) {
+    public init(objects: [JSONObject], total: Int?, endedAtByteLimit: Bool = false, storedBytes: Int = 0) {
         self.objects = objects
         self.total = total
         self.endedAtByteLimit = endedAtByteLimit
+        self.storedBytes = storedBytes
     }
 }
 

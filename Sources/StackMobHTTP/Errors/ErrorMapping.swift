@@ -67,7 +67,7 @@ enum ErrorMapping {
             status = .conflict
         case .invalidSchemaName, .invalidFieldName, .reservedSchemaName, .unknownSchema, .unknownField, .primaryKeyChange, .incompatibleType,
             .invalidType, .subObjectWithoutRelation, .missingPrimaryKey, .invalidPrimaryKey, .notAnObject, .invalidTimestamp, .secondGeopoint, .tooManyFields,
-            .containsNUL, .tooManyPasswords, .passwordChangeNeedsReset, .unhashedPassword:
+            .containsNUL, .tooManyPasswords, .passwordChangeNeedsReset, .unhashedPassword, .expansionTooLarge:
             status = .badRequest
         case .cancelled:
             // Seen only by a client still there: the deadline answers 504 itself.

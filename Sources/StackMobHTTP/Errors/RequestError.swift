@@ -1,3 +1,5 @@
+import StackMobCore
+
 /// Requests the HTTP layer refuses before they reach the domain; messages are safe to show.
 public enum RequestError: Error, Sendable, Equatable {
     case malformedJSON(String)
@@ -31,7 +33,8 @@ public enum RequestError: Error, Sendable, Equatable {
             "Transfer-Encoding '\(coding)' is not supported: send the body with Content-Length, or chunked"
         case .containsNUL: "The request holds U+0000 (%00), which no id, field or value may contain"
         case .responseTooLarge(let limit):
-            "The expanded answer would be larger than the limit of \(limit) bytes (limits.max_expanded_response_bytes): ask for fewer objects with Range, or a smaller expansion depth"
+            // The same refusal as the datastore's, when the related objects it reads pass the limit.
+            DatastoreError.expansionTooLarge(limit: limit).message
         }
     }
 }

@@ -223,9 +223,10 @@ struct RelationLoaderTests {
             try await base.fetchPrimaryKeys(schema, query: query)
         }
 
-        func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject] {
-            let objects = try await base.fetchObjects(schema, ids: ids, admitting: rows)
-            return reversed ? objects.reversed() : objects
+        func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?, byteLimit: Int?) async throws -> ObjectPage {
+            var page = try await base.fetchObjects(schema, ids: ids, admitting: rows, byteLimit: byteLimit)
+            if reversed { page.objects.reverse() }
+            return page
         }
 
         func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) async throws -> ObjectPage {
@@ -261,9 +262,9 @@ struct RelationLoaderTests {
             try await base.fetchPrimaryKeys(schema, query: query)
         }
 
-        func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject] {
+        func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?, byteLimit: Int?) async throws -> ObjectPage {
             log.names.withLock { $0.append(schema.name) }
-            return try await base.fetchObjects(schema, ids: ids, admitting: rows)
+            return try await base.fetchObjects(schema, ids: ids, admitting: rows, byteLimit: byteLimit)
         }
 
         func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) async throws -> ObjectPage {

@@ -80,6 +80,31 @@ struct LongAnswerTests {
         }
     }
 
+    @Test("an expansion stops reading related objects once their stored bytes pass limits.max_expanded_response_bytes, whatever the selection keeps")
+    func expansionReadsWithinTheLimit() async throws {
+        try await TestServer.run(configure: { $0.maxExpandedResponseBytes = 256 * 1024 }) { client in
+            // Sixty tags of 5,000 bytes: 300,000 bytes of related objects, past the limit.
+            let text = String(repeating: "x", count: 5_000)
+            let tags = (0..<60).map { JSONValue.object(["tag_id": .string(String(format: "t%02d", $0)), "text": .string(text)]) }
+            #expect(try await client.post("/tag", .array(tags)).status == .ok)
+            let tagIDs = (0..<60).map { JSONValue.string(String(format: "t%02d", $0)) }
+            let created = try await client.post("/note", ["note_id": "many", "tags": .array(tagIDs)], headers: ["X-StackMob-Relations": "tags=tag"])
+            #expect(created.status == .created, "\(created.text.prefix(300))")
+            #expect(try await client.post("/note", ["note_id": "few", "tags": .array(Array(tagIDs[0..<10]))]).status == .created)
+            // The selection keeps a few bytes of each tag, but every tag would be read first,
+            // and a relation may name far more objects than these: refused as they are read.
+            for path in ["/note/many?_expand=1", "/note?_expand=1&note_id=many"] {
+                let refused = try await client.get(path, headers: ["X-StackMob-Select": "tags.tag_id"])
+                #expect(refused.status == .badRequest, "\(path): \(refused.status)")
+                #expect(refused.error?.contains("(limits.max_expanded_response_bytes)") == true, "\(refused.text.prefix(300))")
+            }
+            // Within the limit, the same read answers.
+            let few = try await client.get("/note/few?_expand=1", headers: ["X-StackMob-Select": "tags.tag_id"])
+            #expect(few.status == .ok, "\(few.text.prefix(300))")
+            #expect(few.object?["tags"]?.arrayValue?.count == 10)
+        }
+    }
+
     @Test("a long expanded list is built within limits.max_expanded_response_bytes a batch at a time, and refused past it")
     func expandedInBatches() async throws {
         try await TestServer.run(configure: { $0.maxExpandedResponseBytes = 256 * 1024 }) { client in

@@ -11,8 +11,9 @@ public protocol StorageReader {
     /// The stored objects among `ids` (distinct), in no particular order, in ONE statement
     /// whatever the number of ids (how expansion loads a schema's related objects, PROTOCOL
     /// §5.5). With `rows`, only the objects it admits (schema permissions, §12), in the same
-    /// statement.
-    func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?) async throws -> [JSONObject]
+    /// statement. With `byteLimit`, no row is read after the one whose values take the rows read
+    /// past it (as `ObjectQuery.byteLimit`), and the page counts the bytes read.
+    func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?, byteLimit: Int?) async throws -> ObjectPage
     /// The stored objects among `ids` (distinct) that `rows` admits, in the order of `ids`,
     /// reading no row after the one whose values take the rows read past `byteLimit` bytes (as
     /// `ObjectQuery.byteLimit`): how the rest of a long answer is read a batch at a time
@@ -24,6 +25,6 @@ public protocol StorageReader {
 
 extension StorageReader {
     public func fetchObjects(_ schema: SchemaDefinition, ids: [String]) async throws -> [JSONObject] {
-        try await fetchObjects(schema, ids: ids, admitting: nil)
+        try await fetchObjects(schema, ids: ids, admitting: nil, byteLimit: nil).objects
     }
 }
