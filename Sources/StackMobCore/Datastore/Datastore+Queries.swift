@@ -99,32 +99,28 @@ extension Datastore {
         let inBatches = (window.limit ?? .max) > batchSize
         let loader = relationLoader(caller: caller)
         let expand = request.expand
+        // A long `near` list without a total is read from its keys: computing and sorting every
+        // distance is the statement's cost, and a first batch read apart would pay it twice.
+        let keysFirst = near != nil && inBatches && !window.countsTotal
         // The first batch, its related objects and the keys of the rest are read in one snapshot.
         let readFirst: @Sendable (any StorageReader) async throws -> (ObjectPage, WindowKeys) = { reader in
             var restricted = window
             let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
             restricted.filter = Self.restricting(window.filter, to: rows)
-            var first = restricted
-            if inBatches { first.limit = batchSize }
-            first.byteLimit = Self.batchBytes
-            var page = try await reader.fetchObjects(schema, query: first)
-            var keys = WindowKeys(ids: [])
-            let read = page.objects.count
-            if (inBatches && read == batchSize) || page.endedAtByteLimit {
-                var rest = restricted
-                rest.offset += read
-                rest.limit = window.limit.map { $0 - read }
-                rest.countsTotal = false
-                rest.byteLimit = nil
-                if rest.limit != 0 { keys = try await reader.fetchPrimaryKeys(schema, query: rest) }
-            }
+            var (page, keys) =
+                if let near, keysFirst {
+                    try await Self.firstBatch(of: reader.fetchPrimaryKeys(schema, query: restricted), near: near.field, schema: schema, reader: reader)
+                } else {
+                    try await Self.firstBatch(of: restricted, inBatches: inBatches, schema: schema, reader: reader)
+                }
             // In place: the page's objects are held once, and expanded without copies.
             try await loader.expand(&page.objects, schema: schema, depth: expand, reader: reader)
             return (page, keys)
         }
         // Without expansion, the page and its total are usually one statement (the keys of a
         // rest are a second one, which `readOneStatement` reads in the same snapshot).
-        let (page, keys) = try await expand == 0 ? storage.readOneStatement(readFirst) : storage.read(readFirst)
+        let oneStatement = expand == 0 && !keysFirst
+        let (page, keys) = try await oneStatement ? storage.readOneStatement(readFirst) : storage.read(readFirst)
         let present = presenter(for: schema)
         let select = request.select
         let presented: @Sendable ([JSONObject]) -> [JSONObject] = { objects in
@@ -141,6 +137,41 @@ extension Datastore {
             }
         }
         return QueryBatches(first: presented(page.objects), total: page.total, rest: rest)
+    }
+
+    /// The first batch of `window` (all of it when it is not read in batches), and the keys of
+    /// the rest when the batch stopped short of the window's end.
+    private static func firstBatch(
+        of window: ObjectQuery, inBatches: Bool, schema: SchemaDefinition, reader: any StorageReader
+    ) async throws -> (ObjectPage, WindowKeys) {
+        var first = window
+        if inBatches { first.limit = queryBatchSize }
+        first.byteLimit = batchBytes
+        let page = try await reader.fetchObjects(schema, query: first)
+        let read = page.objects.count
+        guard (inBatches && read == queryBatchSize) || page.endedAtByteLimit else { return (page, WindowKeys(ids: [])) }
+        var rest = window
+        rest.offset += read
+        rest.limit = window.limit.map { $0 - read }
+        rest.countsTotal = false
+        rest.byteLimit = nil
+        return (page, rest.limit == 0 ? WindowKeys(ids: []) : try await reader.fetchPrimaryKeys(schema, query: rest))
+    }
+
+    /// The first batch of a window whose `keys` are read, given their distances from the
+    /// `near` point, and the keys of the rest.
+    private static func firstBatch(
+        of keys: WindowKeys, near field: String, schema: SchemaDefinition, reader: any StorageReader
+    ) async throws -> (ObjectPage, WindowKeys) {
+        let ids = Array(keys.ids.prefix(queryBatchSize))
+        // The keys come from the caller's restricted query, in this snapshot: all are admitted.
+        var page = try await reader.fetchObjects(schema, orderedIDs: ids, admitting: nil, byteLimit: batchBytes)
+        var read = ids.count
+        if page.endedAtByteLimit, let last = page.objects.last?[schema.primaryKey]?.stringValue, let position = ids.firstIndex(of: last) {
+            read = position + 1
+        }
+        place(keys.distances[..<read], of: keys.ids[..<read], on: &page.objects, field: field, schema: schema)
+        return (page, WindowKeys(ids: Array(keys.ids[read...]), distances: Array(keys.distances[read...])))
     }
 
     /// Gives each of `objects` (those of `keys` that were read, in their order) the distance the
