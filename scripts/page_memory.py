@@ -3,7 +3,8 @@
 request": a query's first read stops at `Datastore.batchBytes` of stored values).
 
     python3 scripts/page_memory.py --binary new=<path> [--binary old=<path>] [--objects 100]
-        [--size 2000000] [--readers 6] [--select n] [--unread SECONDS] [--settings KEY=VALUE ...]
+        [--size 2000000] [--readers 6] [--select n] [--unread SECONDS] [--shape page|near|expand]
+        [--settings KEY=VALUE ...]
 
 For each binary in turn, on a fresh data directory: --objects objects of about --size bytes each
 are created (with the public key, one at a time, as any app's user could in development), then
@@ -14,7 +15,11 @@ alone (`X-StackMob-Select`): its text is small, what is read to write it is not.
 each reader's socket has a 4 KiB receive buffer and takes nothing for that many seconds before it
 reads, as a client that means to hold the server's memory would: what the kernel does not take of
 the answers waits in the server (docs/operations.md, "Limits": answers held until their clients
-take them). Prints the resident memory before the reads, the peak during them, and the statuses
+take them). --shape asks for the same objects another way: `near`, the list of those nearest a
+point, without `Range` (each object has a geopoint); `expand`, one object whose relation field
+names them all, expanded one level and selecting their ids alone (`X-StackMob-Select`), so that
+its answer is small and what is read to make it is not (docs/architecture.md, "Memory per
+request"). Prints the resident memory before the reads, the peak during them, and the statuses
 (an answer that ended before its end marked "cut") and bytes answered. --settings passes `STACKMOB_*`
 variables (a PostgreSQL engine, for instance). Standard library only.
 """
@@ -34,24 +39,43 @@ PRIVATE_KEY = "b0b0b0b0-0000-4000-8000-00000000000f"
 SCHEMA = "huge"
 
 
-def stored_object(index, size):
-    """An object of about `size` bytes of JSON: its id, its position, and a string filling it."""
-    return {f"{SCHEMA}_id": f"h{index:05d}", "n": index, "text": "x" * max(0, size - 40)}
+# The object whose relation field names every stored object (`--shape expand`).
+HOLDER = "holder"
 
 
-def page_request(objects, select=None):
+def stored_object(index, size, shape="page"):
+    """An object of about `size` bytes of JSON: its id, its position, a geopoint for
+    `--shape near`, and a string filling it."""
+    stored = {f"{SCHEMA}_id": f"h{index:05d}", "n": index}
+    if shape == "near":
+        stored["loc"] = {"lat": index / 1000, "lon": 0}
+    stored["text"] = "x" * max(0, size - len(json.dumps(stored)) - 12)
+    return stored
+
+
+def page_request(objects, select=None, shape="page"):
+    if shape == "near":
+        target, headers = f"/{SCHEMA}?loc[near]=0,0", ""
+    elif shape == "expand":
+        target, headers, select = f"/{HOLDER}/all?_expand=1", "", f"items.{SCHEMA}_id"
+    else:
+        target, headers = f"/{SCHEMA}", f"X-StackMob-OrderBy: n:asc\r\nRange: objects=0-{objects - 1}\r\n"
     selection = f"X-StackMob-Select: {select}\r\n" if select else ""
-    return (f"GET /{SCHEMA} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/vnd.stackmob+json; version=0\r\n"
-            f"X-StackMob-API-Key: {PUBLIC_KEY}\r\nX-StackMob-OrderBy: n:asc\r\nRange: objects=0-{objects - 1}\r\n"
-            f"{selection}Connection: close\r\n\r\n").encode()
+    return (f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/vnd.stackmob+json; version=0\r\n"
+            f"X-StackMob-API-Key: {PUBLIC_KEY}\r\n{headers}{selection}Connection: close\r\n\r\n").encode()
 
 
-def seed(port, objects, size):
+def seed(port, objects, size, shape):
     api = Api(port, PUBLIC_KEY)
     for index in range(objects):
-        status, answer = api.request("POST", f"/{SCHEMA}", stored_object(index, size))
+        status, answer = api.request("POST", f"/{SCHEMA}", stored_object(index, size, shape))
         if status != 201:
             raise RuntimeError(f"create {index}: {status} {json.dumps(answer)[:200]}")
+    if shape == "expand":
+        holder = {f"{HOLDER}_id": "all", "items": [f"h{index:05d}" for index in range(objects)]}
+        status, answer = api.request("POST", f"/{HOLDER}", holder, headers={"X-StackMob-Relations": f"items={SCHEMA}"})
+        if status != 201:
+            raise RuntimeError(f"create the holder: {status} {json.dumps(answer)[:200]}")
 
 
 def ended(head, count, tail):
@@ -64,7 +88,7 @@ def ended(head, count, tail):
     return tail == b"0\r\n\r\n"
 
 
-def read_pages(port, pid, objects, readers, select=None, unread=0):
+def read_pages(port, pid, objects, readers, select=None, unread=0, shape="page"):
     """The readers at once; returns (peak resident MiB, Counter of status lines, bytes read)."""
     def read():
         status, count, head, tail = "", 0, b"", b""
@@ -74,7 +98,7 @@ def read_pages(port, pid, objects, readers, select=None, unread=0):
                 connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096 if unread else 64 * 1024)
                 connection.settimeout(120)
                 connection.connect(("127.0.0.1", port))
-                connection.sendall(page_request(objects, select))
+                connection.sendall(page_request(objects, select, shape))
                 time.sleep(unread)
                 while True:
                     chunk = connection.recv(16 * 1024)
@@ -105,18 +129,21 @@ def main():
     parser.add_argument("--readers", type=int, default=6)
     parser.add_argument("--select", help="a field the page selects alone")
     parser.add_argument("--unread", type=float, default=0, help="seconds each reader takes nothing, on a 4 KiB receive buffer")
+    parser.add_argument("--shape", choices=["page", "near", "expand"], default="page", help="how the objects are asked for")
     parser.add_argument("--settings", action="append", default=[], help="KEY=VALUE for the server's environment")
     args = parser.parse_args()
+    if args.shape == "expand" and args.select:
+        parser.error("--shape expand selects the related objects' ids itself: leave out --select")
     settings = dict(entry.split("=", 1) for entry in args.settings)
     print("| binary | idle MiB | peak MiB | statuses | MB read |")
     print("|---|---|---|---|---|")
     for entry in args.binary:
         label, path = entry.split("=", 1)
         with fresh_server(path, PUBLIC_KEY, PRIVATE_KEY, settings, prefix="page-memory-") as server:
-            seed(server.port, args.objects, args.size)
+            seed(server.port, args.objects, args.size, args.shape)
             time.sleep(1)
             idle = resident_kib(server.pid) // 1024
-            peak, statuses, received = read_pages(server.port, server.pid, args.objects, args.readers, args.select, args.unread)
+            peak, statuses, received = read_pages(server.port, server.pid, args.objects, args.readers, args.select, args.unread, args.shape)
             answered = ", ".join(f"{count} × {status}" for status, count in sorted(statuses.items()))
             print(f"| {label} | {idle} | {peak} | {answered} | {received / 1e6:.0f} |", flush=True)
 

@@ -91,7 +91,8 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
             var object = try decoder.object(from: row) { cell in
                 switch cell.columnName {
                 case Self.totalColumn: total = Int(try cell.decode(Int64.self))
-                case Self.distanceColumn: distance = try cell.decode(Double.self)
+                // NULL for an object without the point (a `near` inside an OR group).
+                case Self.distanceColumn: distance = try cell.decode(Double?.self)
                 default: break
                 }
             }
@@ -104,23 +105,11 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         return ObjectPage(objects: objects, total: total, endedAtByteLimit: ended, storedBytes: bytes)
     }
 
-    func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> WindowKeys {
+    func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
         var keysOnly = query
         keysOnly.countsTotal = false
-        let near = query.filter?.nearCondition
-        let statement = selectStatement(schema, query: keysOnly, near: near, columns: quote(schema.primaryKey))
-        let rows = try await run(statement)
-        guard near != nil else { return WindowKeys(ids: try rows.map { row in try row.decode(String.self) }) }
-        // The key, then the distance the statement orders by.
-        var keys = WindowKeys(ids: [], distances: [])
-        keys.ids.reserveCapacity(rows.count)
-        keys.distances.reserveCapacity(rows.count)
-        for row in rows {
-            let (id, distance) = try row.decode((String, Double).self)
-            keys.ids.append(id)
-            keys.distances.append(distance)
-        }
-        return keys
+        let statement = selectStatement(schema, query: keysOnly, near: query.filter?.nearCondition, columns: quote(schema.primaryKey))
+        return try await run(statement).map { row in try row.decode(String.self) }
     }
 
     private func count(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> Int {
@@ -168,7 +157,8 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
             statement.append(" WHERE " + PostgresFilterCompiler(schema: schema).compile(filter, into: &statement))
         }
         if near != nil {
-            statement.append(" ORDER BY \(quote(Self.distanceColumn)) ASC, \(quote(schema.primaryKey)) ASC")
+            // NULLs (objects without the point) first, as SQLite and every other order (D18).
+            statement.append(" ORDER BY \(quote(Self.distanceColumn)) ASC NULLS FIRST, \(quote(schema.primaryKey)) ASC")
         } else {
             statement.append(" ORDER BY \(orderClause(query.order, schema: schema))")
         }

@@ -102,21 +102,11 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(rowid) FROM \(quote(schema.name))")) ?? 0
     }
 
-    func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) throws -> WindowKeys {
+    func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) throws -> [String] {
         var keysOnly = query
         keysOnly.countsTotal = false
-        let near = query.filter?.nearCondition
-        let (sql, arguments) = selectStatement(schema, query: keysOnly, near: near, columns: quote(schema.primaryKey))
-        let statement = try db.cachedStatement(sql: sql)
-        guard near != nil else { return WindowKeys(ids: try String.fetchAll(statement, arguments: arguments)) }
-        // The key, then the distance the statement orders by.
-        var keys = WindowKeys(ids: [])
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
-        while let row = try rows.next() {
-            keys.ids.append(row[0])
-            keys.distances.append(row[1])
-        }
-        return keys
+        let (sql, arguments) = selectStatement(schema, query: keysOnly, near: query.filter?.nearCondition, columns: quote(schema.primaryKey))
+        return try String.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
     /// SQLite's plan for a query, one line per step: how tests and benchmarks show that a query

@@ -27,6 +27,17 @@ class PageMemoryTests(unittest.TestCase):
         self.assertNotIn("X-StackMob-Select", head)
         self.assertIn("X-StackMob-Select: n\r\n", page_memory.page_request(100, "n").decode())
 
+    def test_the_other_shapes_ask_for_the_same_objects(self):
+        near = page_memory.page_request(100, shape="near").decode()
+        self.assertTrue(near.startswith("GET /huge?loc[near]=0,0 HTTP/1.1\r\n"))
+        self.assertNotIn("Range:", near)
+        expand = page_memory.page_request(100, shape="expand").decode()
+        self.assertTrue(expand.startswith("GET /holder/all?_expand=1 HTTP/1.1\r\n"))
+        self.assertIn("X-StackMob-Select: items.huge_id\r\n", expand)
+        self.assertIn("loc", page_memory.stored_object(3, 1_000, "near"))
+        self.assertNotIn("loc", page_memory.stored_object(3, 1_000))
+        self.assertLess(abs(len(json.dumps(page_memory.stored_object(3, 1_000, "near"))) - 1_000), 40)
+
     def test_an_answer_is_whole_by_its_length_or_its_last_chunk(self):
         head = b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n"
         self.assertTrue(page_memory.ended(head, len(head) + 10, b"xxxxx"))

@@ -70,9 +70,9 @@ extension Datastore {
 
     /// `query`, for an answer written as it is read: the first `queryBatchSize` objects, or
     /// fewer when they reach `batchBytes`, and when the window holds more, their primary
-    /// keys, read in the same snapshot, for the rest to be read a batch at a time. For a `near`
-    /// query the keys come with each object's distance from the query's point, which only that
-    /// statement computes, and the batches carry it as the first read does.
+    /// keys, read in the same snapshot, for the rest to be read a batch at a time. A `near`
+    /// query's later batches give their objects their distances from its point, as its statement
+    /// gives the first batch's.
     public func queryInBatches(in schemaName: String, _ request: QueryRequest, caller: Caller) async throws -> QueryBatches {
         try await authorizeVerb(.read, on: schemaName, caller: caller)
         guard var committed = try await committedSchema(schemaName) else { throw DatastoreError.unknownName(schemaName) }
@@ -99,40 +99,30 @@ extension Datastore {
         let inBatches = (window.limit ?? .max) > batchSize
         let loader = relationLoader(caller: caller)
         let expand = request.expand
-        // A long `near` list without a total is read from its keys: computing and sorting every
-        // distance is the statement's cost, and a first batch read apart would pay it twice.
-        let keysFirst = near != nil && inBatches && !window.countsTotal
         // The first batch, its related objects and the keys of the rest are read in one snapshot.
-        let readFirst: @Sendable (any StorageReader) async throws -> (ObjectPage, WindowKeys) = { reader in
+        let readFirst: @Sendable (any StorageReader) async throws -> (ObjectPage, [String]) = { reader in
             var restricted = window
             let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
             restricted.filter = Self.restricting(window.filter, to: rows)
-            var (page, keys) =
-                if let near, keysFirst {
-                    try await Self.firstBatch(of: reader.fetchPrimaryKeys(schema, query: restricted), near: near.field, schema: schema, reader: reader)
-                } else {
-                    try await Self.firstBatch(of: restricted, inBatches: inBatches, schema: schema, reader: reader)
-                }
+            var (page, keys) = try await Self.firstBatch(of: restricted, inBatches: inBatches, schema: schema, reader: reader)
             // In place: the page's objects are held once, and expanded without copies.
             try await loader.expand(&page.objects, schema: schema, depth: expand, reader: reader)
             return (page, keys)
         }
         // Without expansion, the page and its total are usually one statement (the keys of a
         // rest are a second one, which `readOneStatement` reads in the same snapshot).
-        let oneStatement = expand == 0 && !keysFirst
-        let (page, keys) = try await oneStatement ? storage.readOneStatement(readFirst) : storage.read(readFirst)
+        let (page, keys) = try await expand == 0 ? storage.readOneStatement(readFirst) : storage.read(readFirst)
         let present = presenter(for: schema)
         let select = request.select
         let presented: @Sendable ([JSONObject]) -> [JSONObject] = { objects in
             objects.map { object in present(self.selecting(select, from: object, schema: schema)) }
         }
         var rest: RemainingObjects?
-        if !keys.ids.isEmpty {
-            let distances = keys.distances
-            rest = RemainingObjects(keys: keys.ids) { batch in
+        if !keys.isEmpty {
+            rest = RemainingObjects(keys: keys) { batch in
                 let read = try await self.objects(keyedBy: Array(batch), in: schema, expand: expand, caller: caller, loader: loader)
                 var objects = read.objects
-                if let near { Self.place(distances[batch.indices], of: batch, on: &objects, field: near.field, schema: schema) }
+                if let near { Self.giveDistances(from: near.origin, in: near.field, to: &objects) }
                 return (presented(objects), read.read)
             }
         }
@@ -143,53 +133,31 @@ extension Datastore {
     /// the rest when the batch stopped short of the window's end.
     private static func firstBatch(
         of window: ObjectQuery, inBatches: Bool, schema: SchemaDefinition, reader: any StorageReader
-    ) async throws -> (ObjectPage, WindowKeys) {
+    ) async throws -> (ObjectPage, [String]) {
         var first = window
         if inBatches { first.limit = queryBatchSize }
         first.byteLimit = batchBytes
         let page = try await reader.fetchObjects(schema, query: first)
         let read = page.objects.count
-        guard (inBatches && read == queryBatchSize) || page.endedAtByteLimit else { return (page, WindowKeys(ids: [])) }
+        guard (inBatches && read == queryBatchSize) || page.endedAtByteLimit else { return (page, []) }
         var rest = window
         rest.offset += read
         rest.limit = window.limit.map { $0 - read }
         rest.countsTotal = false
         rest.byteLimit = nil
-        return (page, rest.limit == 0 ? WindowKeys(ids: []) : try await reader.fetchPrimaryKeys(schema, query: rest))
+        return (page, rest.limit == 0 ? [] : try await reader.fetchPrimaryKeys(schema, query: rest))
     }
 
-    /// The first batch of a window whose `keys` are read, given their distances from the
-    /// `near` point, and the keys of the rest.
-    private static func firstBatch(
-        of keys: WindowKeys, near field: String, schema: SchemaDefinition, reader: any StorageReader
-    ) async throws -> (ObjectPage, WindowKeys) {
-        let ids = Array(keys.ids.prefix(queryBatchSize))
-        // The keys come from the caller's restricted query, in this snapshot: all are admitted.
-        var page = try await reader.fetchObjects(schema, orderedIDs: ids, admitting: nil, byteLimit: batchBytes)
-        var read = ids.count
-        if page.endedAtByteLimit, let last = page.objects.last?[schema.primaryKey]?.stringValue, let position = ids.firstIndex(of: last) {
-            read = position + 1
-        }
-        place(keys.distances[..<read], of: keys.ids[..<read], on: &page.objects, field: field, schema: schema)
-        return (page, WindowKeys(ids: Array(keys.ids[read...]), distances: Array(keys.distances[read...])))
-    }
-
-    /// Gives each of `objects` (those of `keys` that were read, in their order) the distance the
-    /// keys' statement computed for it, in its `near` field, as the engines do for the objects of
-    /// a first read (PROTOCOL §5.8).
-    private static func place(
-        _ distances: ArraySlice<Double>, of keys: ArraySlice<String>, on objects: inout [JSONObject], field: String, schema: SchemaDefinition
-    ) {
-        var position = keys.startIndex
+    /// Gives each of `objects` that has a point in `field` its distance from `origin`, as the
+    /// engines give the objects of a `near` query's first read (PROTOCOL §5.8; SQLite's
+    /// `sm_distance` is the same `GeoPoint.distance`). A later batch reads its objects as they
+    /// now stand, so the distance is that of the point they now hold.
+    private static func giveDistances(from origin: GeoPoint, in field: String, to objects: inout [JSONObject]) {
         for index in objects.indices {
-            guard let id = objects[index][schema.primaryKey]?.stringValue else { continue }
-            while position < keys.endIndex, keys[position] != id { position += 1 }
-            guard position < keys.endIndex else { return }
-            if case .object(var point)? = objects[index][field] {
-                point["distance"] = .float(distances[position])
-                objects[index][field] = .object(point)
-            }
-            position += 1
+            guard case .object(var point)? = objects[index][field], let lat = point["lat"]?.numberValue, let lon = point["lon"]?.numberValue
+            else { continue }
+            point["distance"] = .float(origin.distance(to: GeoPoint(lat: lat, lon: lon)))
+            objects[index][field] = .object(point)
         }
     }
 

@@ -92,7 +92,8 @@ struct ExpansionGraph {
     ///
     /// - Parameters:
     ///   - level: the object's level: 0 for the expanded objects, 1 for their related objects…
-    ///   - remaining: how many objects of its level are left to follow, this one included.
+    ///   - remaining: how many objects of its round (`RelationLoader`) are left to follow, this
+    ///     one included.
     mutating func link(_ object: JSONObject, relations: [Relation], level: Int, remaining: Int) -> Int {
         let start = links.count
         for relation in relations {
@@ -158,7 +159,8 @@ struct ExpansionGraph {
     /// Which of the `pending` targets to load now: those no other pending target leads to, so
     /// that a schema named from several levels (an article's author and its tags' owners) is
     /// read with one statement, once every schema that may still name it has been read. When
-    /// each leads to another (a cycle), all of them, level by level as before.
+    /// each leads to another (a cycle, or a schema related to itself next to another), all of
+    /// them: one statement each per round, as many rounds as the depth takes.
     mutating func loadOrder(_ pending: [Int]) -> [Int] {
         guard pending.count > 1 else { return pending }
         var ready: [Int] = []

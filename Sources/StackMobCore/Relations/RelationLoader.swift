@@ -14,7 +14,7 @@ struct RelationLoader: Sendable {
     /// The single seam through which every related object passes before it is shown: for a
     /// schema, the function that returns an object of it as the caller may see it, or nil to hide
     /// it (as if the id did not resolve). Access control filters related objects here. Asked
-    /// once per schema and level, then called for each object.
+    /// once per statement that loads a schema's objects, then called for each object.
     let admit: @Sendable (SchemaDefinition) -> (JSONObject) -> JSONObject?
     /// The related objects of a schema the caller may read (schema permissions, PROTOCOL §12):
     /// nil for all, `.nothing` for none. Added to the statement that loads them, so hidden

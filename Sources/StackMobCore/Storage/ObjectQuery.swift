@@ -46,21 +46,6 @@ public struct ObjectPage: Sendable, Equatable {
     }
 }
 
-/// The primary keys of a window of matching objects, in its order (`StorageReader.fetchPrimaryKeys`),
-/// and for a query with a `near` condition each one's distance from its point, in the same
-/// order: the distance an object carries (PROTOCOL §5.8) is computed by the statement that
-/// orders the window, so it is read with the keys, not again with each batch of objects.
-public struct WindowKeys: Sendable, Equatable {
-    public var ids: [String]
-    /// Empty without a `near` condition.
-    public var distances: [Double]
-
-    public init(ids: [String], distances: [Double] = []) {
-        self.ids = ids
-        self.distances = distances
-    }
-}
-
 public struct SortKey: Sendable, Equatable {
     public var field: String
     public var ascending: Bool

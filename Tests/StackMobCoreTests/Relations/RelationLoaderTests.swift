@@ -219,7 +219,7 @@ struct RelationLoaderTests {
             try await base.fetchObjects(schema, query: query)
         }
 
-        func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> WindowKeys {
+        func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
             try await base.fetchPrimaryKeys(schema, query: query)
         }
 
@@ -258,7 +258,7 @@ struct RelationLoaderTests {
             try await base.fetchObjects(schema, query: query)
         }
 
-        func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> WindowKeys {
+        func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
             try await base.fetchPrimaryKeys(schema, query: query)
         }
 

@@ -88,6 +88,14 @@ struct GeoQueryTests {
             #expect(page.status == .partialContent)
             #expect(page.headers[.contentRange] == "objects 200-209/\(count)")
             #expect(try #require(page.array).compactMap(\.objectValue) == Array(objects[200..<210]))
+            // A near inside an OR group also matches objects without a point: they have no
+            // distance, and come first (NULLs first, D18), on every engine and in every batch.
+            for index in 0..<5 { _ = try await client.create("place", ["place_id": .string("z\(index)"), "name": "no location"]) }
+            let either = try await client.get("/place?[or1].loc[near]=0,0&[or1].loc[null]=true")
+            #expect(either.status == .ok, "\(either.text.prefix(300))")
+            let mixed = try #require(either.array).compactMap(\.objectValue)
+            #expect(mixed.map { $0["place_id"]?.stringValue } == (0..<5).map { "z\($0)" } + (0..<count).map { String(format: "p%03d", $0) })
+            #expect(mixed.filter { $0["loc"]?.objectValue?["distance"] != nil }.count == count)
         }
     }
 

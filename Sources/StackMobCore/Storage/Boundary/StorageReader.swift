@@ -5,9 +5,9 @@ public protocol StorageReader {
     /// The matching objects in the query's order and window, compiled into one SQL statement.
     func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> ObjectPage
     /// The primary keys of the objects `fetchObjects(_:query:)` would return, in its order (the
-    /// query's total aside), with their distances for a `near` condition: how a long answer is
-    /// read in batches without holding its objects (`Datastore.queryInBatches`).
-    func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> WindowKeys
+    /// query's total and a `near` condition's distance aside): how a long answer is read in
+    /// batches without holding its objects (`Datastore.queryInBatches`).
+    func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String]
     /// The stored objects among `ids` (distinct), in no particular order, in ONE statement
     /// whatever the number of ids (how expansion loads a schema's related objects, PROTOCOL
     /// §5.5). With `rows`, only the objects it admits (schema permissions, §12), in the same
