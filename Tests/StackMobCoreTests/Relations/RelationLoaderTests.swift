@@ -129,7 +129,7 @@ struct RelationLoaderTests {
             let loader = RelationLoader(registry: registry, admit: { _ in { $0 } })
             func expanded(_ depth: Int) async throws -> (doc: JSONObject, loads: [String]) {
                 try await engine.read { reader in
-                    let recording = RecordingReader(base: reader)
+                    let recording = ObservingReader(base: reader)
                     let docs = try await loader.expand([written.object], schema: schema, depth: depth, reader: recording)
                     return (try #require(docs.first), recording.loads)
                 }
@@ -165,7 +165,7 @@ struct RelationLoaderTests {
             let schema = try #require(registry.definition(named: "alpha"))
             let loader = RelationLoader(registry: registry, admit: { _ in { $0 } })
             let (expanded, loads) = try await engine.read { reader in
-                let recording = RecordingReader(base: reader)
+                let recording = ObservingReader(base: reader)
                 let objects = try await loader.expand([written.object], schema: schema, depth: 3, reader: recording)
                 return (try #require(objects.first), recording.loads)
             }
@@ -196,7 +196,7 @@ struct RelationLoaderTests {
             let loader = RelationLoader(registry: registry, admit: { _ in { $0 } })
             let expanded = try #require(
                 try await engine.read { reader in
-                    try await loader.expand([written.object], schema: schema, depth: 2, reader: ReorderingReader(base: reader, reversed: reversed))
+                    try await loader.expand([written.object], schema: schema, depth: 2, reader: ObservingReader(base: reader, reversed: reversed))
                 }.first)
             let tags = try #require(expanded["tags"]?.arrayValue)
             #expect(tags.compactMap { $0.objectValue?["tag_id"]?.stringValue } == ["t1", "t2", "t3", "t4"])
@@ -205,47 +205,21 @@ struct RelationLoaderTests {
         }
     }
 
-    /// A reader whose loads by id return the objects in the reverse of the ids' order, as an
+    /// A reader that notes the schema of every load by id, in order (the statements expansion
+    /// runs), and with `reversed` returns their objects in the reverse of the ids' order, as an
     /// engine may: nothing promises the order.
-    private struct ReorderingReader: StorageReader {
-        let base: any StorageReader
-        let reversed: Bool
-
-        func fetchObject(_ schema: SchemaDefinition, id: String) async throws -> JSONObject? {
-            try await base.fetchObject(schema, id: id)
-        }
-
-        func fetchObjects(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> ObjectPage {
-            try await base.fetchObjects(schema, query: query)
-        }
-
-        func fetchPrimaryKeys(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> [String] {
-            try await base.fetchPrimaryKeys(schema, query: query)
-        }
-
-        func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?, byteLimit: Int?) async throws -> ObjectPage {
-            var page = try await base.fetchObjects(schema, ids: ids, admitting: rows, byteLimit: byteLimit)
-            if reversed { page.objects.reverse() }
-            return page
-        }
-
-        func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) async throws -> ObjectPage {
-            try await base.fetchObjects(schema, orderedIDs: ids, admitting: rows, byteLimit: byteLimit)
-        }
-    }
-
-    /// A reader that notes the schema of every load by id, in order: the statements expansion
-    /// runs.
-    private struct RecordingReader: StorageReader {
+    private struct ObservingReader: StorageReader {
         final class Log: Sendable {
             let names = Mutex<[String]>([])
         }
 
         let base: any StorageReader
+        var reversed = false
         private let log = Log()
 
-        init(base: any StorageReader) {
+        init(base: any StorageReader, reversed: Bool = false) {
             self.base = base
+            self.reversed = reversed
         }
 
         var loads: [String] { log.names.withLock { $0 } }
@@ -264,7 +238,9 @@ struct RelationLoaderTests {
 
         func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?, byteLimit: Int?) async throws -> ObjectPage {
             log.names.withLock { $0.append(schema.name) }
-            return try await base.fetchObjects(schema, ids: ids, admitting: rows, byteLimit: byteLimit)
+            var page = try await base.fetchObjects(schema, ids: ids, admitting: rows, byteLimit: byteLimit)
+            if reversed { page.objects.reverse() }
+            return page
         }
 
         func fetchObjects(_ schema: SchemaDefinition, orderedIDs ids: [String], admitting rows: RowFilter?, byteLimit: Int) async throws -> ObjectPage {

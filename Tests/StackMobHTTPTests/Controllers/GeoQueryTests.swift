@@ -24,6 +24,16 @@ struct GeoQueryTests {
         (response.array ?? []).compactMap { $0.objectValue?["place_id"]?.stringValue }
     }
 
+    /// Each of `places` carries in `loc` its distance from 0,0 in radians: the n-th
+    /// `degrees(n)` degrees away.
+    static func expectDistances(_ places: [JSONObject], degrees: (Int) -> Double) {
+        let distances = places.compactMap { $0["loc"]?.objectValue?["distance"]?.numberValue }
+        #expect(distances.count == places.count)
+        for (index, distance) in distances.enumerated() {
+            #expect(abs(distance - degrees(index) * oneDegree) < 1e-12, "place \(index): \(distance)")
+        }
+    }
+
     @Test("near sorts by distance, ignores OrderBy, and embeds the distance in radians")
     func near() async throws {
         try await TestServer.run { client in
@@ -78,11 +88,8 @@ struct GeoQueryTests {
             #expect(all.headers[.contentLength] == nil)
             let objects = try #require(all.array).compactMap(\.objectValue)
             #expect(objects.map { $0["place_id"]?.stringValue } == (0..<count).map { String(format: "p%03d", $0) })
-            let distances = objects.compactMap { $0["loc"]?.objectValue?["distance"]?.numberValue }
-            #expect(distances.count == count, "every object carries its distance, past the first batch too")
-            for (index, distance) in distances.enumerated() {
-                #expect(abs(distance - Double(index) / 100 * Self.oneDegree) < 1e-12, "p\(index): \(distance)")
-            }
+            // Every object carries its distance, past the first batch too.
+            Self.expectDistances(objects) { Double($0) / 100 }
             // A page past the first batch agrees with the list, distances and all.
             let page = try await client.get("/place?loc[near]=0,0", headers: ["Range": "objects=200-209"])
             #expect(page.status == .partialContent)
@@ -114,22 +121,14 @@ struct GeoQueryTests {
             #expect(page.headers[.contentLength] == nil)
             let places = try #require(page.array).compactMap(\.objectValue)
             #expect(places.map { $0["place_id"]?.stringValue } == (0..<10).map { "p\($0)" })
-            let distances = places.compactMap { $0["loc"]?.objectValue?["distance"]?.numberValue }
-            #expect(distances.count == 10)
-            for (index, distance) in distances.enumerated() {
-                #expect(abs(distance - Double(index) * Self.oneDegree) < 1e-12, "p\(index): \(distance)")
-            }
-            // Without Range, read from the window's keys: the first batch by its keys stops at the
-            // bytes too, and the rest follows.
+            Self.expectDistances(places) { Double($0) }
+            // Without Range, the whole list: its first batch stops at the bytes too, and the rest
+            // follows, each place given its distance from the point it holds.
             let all = try await client.get("/place?loc[near]=0,0")
             #expect(all.status == .ok && all.headers[.contentLength] == nil)
             let allPlaces = try #require(all.array).compactMap(\.objectValue)
             #expect(allPlaces.map { $0["place_id"]?.stringValue } == (0..<12).map { "p\($0)" })
-            let allDistances = allPlaces.compactMap { $0["loc"]?.objectValue?["distance"]?.numberValue }
-            #expect(allDistances.count == 12)
-            for (index, distance) in allDistances.enumerated() {
-                #expect(abs(distance - Double(index) * Self.oneDegree) < 1e-12, "p\(index): \(distance)")
-            }
+            Self.expectDistances(allPlaces) { Double($0) }
         }
     }
 
