@@ -95,8 +95,9 @@ struct DatastoreController {
                 return try await datastore.create(object, in: schema, caller: context.caller)
             }
             // Relations are ids unless expansion was asked for (D3, D36).
-            let stored = try await datastore.expanded(result.object, in: schema, depth: expand, caller: context.caller)
-            return try JSONResponse.make(.object(stored), status: result.created ? .created : .ok, expandedBy: expand, limit: maxExpandedResponseBytes)
+            return try await WriteAnswer.make(
+                result.object, in: schema, expand: expand, status: result.created ? .created : .ok, limit: maxExpandedResponseBytes,
+                datastore: datastore, context: context)
         case .array(let elements):
             let relations = try request.headers[.stackMobRelations].map { header throws(RelationError) in try RelationMap.parse(header) }
             let result = try await withFiles(request, context, elements: elements, schema: schema, relations: relations) { elements in
@@ -158,8 +159,7 @@ struct DatastoreController {
             try await datastore.update(id: id, in: schemaName, changes: body, caller: context.caller)
         }
         let expand = try ExpandDepth.of(request)
-        let expanded = try await datastore.expanded(object, in: schemaName, depth: expand, caller: context.caller)
-        return try JSONResponse.make(.object(expanded), expandedBy: expand, limit: maxExpandedResponseBytes)
+        return try await WriteAnswer.make(object, in: schemaName, expand: expand, limit: maxExpandedResponseBytes, datastore: datastore, context: context)
     }
 
     /// 200 `{}`, or the legacy text the Java-family SDKs expect (D1).

@@ -42,8 +42,7 @@ struct RelationsController {
         let schemaName = try schema(context)
         let object = try await datastore.appendValues(values, parentID: try id(context), field: try field(context), in: schemaName, caller: context.caller)
         let expand = try ExpandDepth.of(request)
-        let expanded = try await datastore.expanded(object, in: schemaName, depth: expand, caller: context.caller)
-        return try JSONResponse.make(.object(expanded), expandedBy: expand, limit: maxExpandedResponseBytes)
+        return try await WriteAnswer.make(object, in: schemaName, expand: expand, limit: maxExpandedResponseBytes, datastore: datastore, context: context)
     }
 
     /// 200 `{}`. The values are split on commas after percent-decoding (D30): the Java SDK encodes

@@ -80,7 +80,7 @@ struct LongAnswerTests {
         }
     }
 
-    @Test("an expansion stops reading related objects once their stored bytes pass limits.max_expanded_response_bytes, whatever the selection keeps")
+    @Test("an expansion stops reading related objects once their stored bytes pass limits.max_expanded_response_bytes, whatever the selection keeps; a write past it answers unexpanded")
     func expansionReadsWithinTheLimit() async throws {
         try await TestServer.run(configure: { $0.maxExpandedResponseBytes = 256 * 1024 }) { client in
             // Sixty tags of 5,000 bytes: 300,000 bytes of related objects, past the limit.
@@ -102,6 +102,17 @@ struct LongAnswerTests {
             let few = try await client.get("/note/few?_expand=1", headers: ["X-StackMob-Select": "tags.tag_id"])
             #expect(few.status == .ok, "\(few.text.prefix(300))")
             #expect(few.object?["tags"]?.arrayValue?.count == 10)
+            // A write is done before its answer is made: past the limit, it answers with the
+            // relations as ids, as without expansion, rather than a refusal the SDK would retry.
+            let written = try await client.post(
+                "/note", ["note_id": "more", "tags": .array(tagIDs)], headers: ["X-StackMob-Relations": "tags=tag", "X-StackMob-Expand": "1"])
+            #expect(written.status == .created, "\(written.text.prefix(300))")
+            #expect(written.object?["tags"] == .array(tagIDs))
+            let updated = try await client.put("/note/more", ["title": "t"], headers: ["X-StackMob-Expand": "1"])
+            #expect(updated.status == .ok, "\(updated.text.prefix(300))")
+            #expect(updated.object?["tags"] == .array(tagIDs) && updated.object?["title"] == "t")
+            let fewWritten = try await client.put("/note/few", ["title": "t"], headers: ["X-StackMob-Expand": "1"])
+            #expect(fewWritten.object?["tags"]?.arrayValue?.first?.objectValue?["text"] == .string(text), "within the limit, expanded")
         }
     }
 
