@@ -96,10 +96,7 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
                 default: break
                 }
             }
-            if let near, let distance, case .object(var point)? = object[near.field] {
-                point["distance"] = .float(distance)
-                object[near.field] = .object(point)
-            }
+            if let near, let distance { object.giveDistance(distance, toPointIn: near.field) }
             return object
         }
         return ObjectPage(objects: objects, total: total, endedAtByteLimit: ended, storedBytes: bytes)

@@ -83,10 +83,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         ) { extras, object in
             // Every row holds the same total: read once.
             if query.countsTotal, count == nil { count = extras.integer(Self.totalColumn) }
-            if let near, case .object(var point)? = object[near.field], let distance = extras.double(Self.distanceColumn) {
-                point["distance"] = .float(distance)
-                object[near.field] = .object(point)
-            }
+            if let near, let distance = extras.double(Self.distanceColumn) { object.giveDistance(distance, toPointIn: near.field) }
         }
         if inline { longStatements?.forget(sql) }
         return ObjectPage(objects: objects, total: count, endedAtByteLimit: ended, storedBytes: bytes)

@@ -154,10 +154,9 @@ extension Datastore {
     /// now stand, so the distance is that of the point they now hold.
     private static func giveDistances(from origin: GeoPoint, in field: String, to objects: inout [JSONObject]) {
         for index in objects.indices {
-            guard case .object(var point)? = objects[index][field], let lat = point["lat"]?.numberValue, let lon = point["lon"]?.numberValue
+            guard case .object(let point)? = objects[index][field], let lat = point["lat"]?.numberValue, let lon = point["lon"]?.numberValue
             else { continue }
-            point["distance"] = .float(origin.distance(to: GeoPoint(lat: lat, lon: lon)))
-            objects[index][field] = .object(point)
+            objects[index].giveDistance(origin.distance(to: GeoPoint(lat: lat, lon: lon)), toPointIn: field)
         }
     }
 

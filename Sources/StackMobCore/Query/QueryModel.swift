@@ -104,6 +104,16 @@ public struct GeoPoint: Sendable, Equatable {
     }
 }
 
+extension JSONObject {
+    /// Adds `distance` (radians) to the geopoint in `field`, as each result of a `near` query
+    /// carries it (§5.8); an object without a point there is left as it is.
+    public mutating func giveDistance(_ distance: Double, toPointIn field: String) {
+        guard case .object(var point)? = self[field] else { return }
+        point["distance"] = .float(distance)
+        self[field] = .object(point)
+    }
+}
+
 extension TypedFilter {
     /// The first `near` condition: it decides the order and adds `distance` to each result.
     public var nearCondition: (field: String, origin: GeoPoint)? {
