@@ -163,34 +163,25 @@ struct ExpansionGraph {
     /// them: one statement each per round, as many rounds as the depth takes.
     mutating func loadOrder(_ pending: [Int]) -> [Int] {
         guard pending.count > 1 else { return pending }
-        var ready: [Int] = []
-        for target in pending {
-            var reached = false
-            for other in pending where other != target {
-                if leads(from: other, to: target) {
-                    reached = true
-                    break
-                }
-            }
-            if !reached { ready.append(target) }
+        // One walk per pending target, not one per pair: a schema may name many others.
+        var reachedFromOthers = Set<Int>()
+        for start in pending {
+            for target in reached(from: start) where target != start { reachedFromOthers.insert(target) }
         }
+        let ready = pending.filter { !reachedFromOthers.contains($0) }
         return ready.isEmpty ? pending : ready
     }
 
-    /// Whether objects of `start` can name ids of `target`, through one relation or more.
-    private mutating func leads(from start: Int, to target: Int) -> Bool {
-        var seen = [start]
+    /// The targets whose ids objects of `start` can name, through one relation or more.
+    private mutating func reached(from start: Int) -> Set<Int> {
+        var seen = Set<Int>()
         var unvisited = [start]
         while let current = unvisited.popLast() {
             for relation in relations(ofTarget: current) {
-                if relation.target == target { return true }
-                if !seen.contains(relation.target) {
-                    seen.append(relation.target)
-                    unvisited.append(relation.target)
-                }
+                if seen.insert(relation.target).inserted { unvisited.append(relation.target) }
             }
         }
-        return false
+        return seen
     }
 
     /// A target's relations, from its definition: none for a schema that was never created.
