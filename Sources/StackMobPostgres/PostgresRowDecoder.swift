@@ -54,6 +54,8 @@ struct PostgresRowDecoder {
         var extras: [Int] = []
         fields.reserveCapacity(row.count)
         for (column, cell) in row.enumerated() {
+            // Not a field, and read by no one: PostgreSQL's count of a limited read's bytes.
+            if cell.columnName == RowsWithinBytes.bytesBefore { continue }
             if skipping.contains(cell.columnName) {
                 extras.append(column)
                 continue

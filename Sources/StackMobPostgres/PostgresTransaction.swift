@@ -29,11 +29,15 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         return try await database.execute(statement, on: connection)
     }
 
-    /// `run`, keeping rows only up to `byteLimit` bytes when one is set (`ObjectQuery.byteLimit`).
-    func run(_ statement: PostgresStatement, byteLimit: Int?) async throws -> (rows: [PostgresRandomAccessRow], endedAtByteLimit: Bool, bytes: Int) {
+    /// `run` of a `SELECT` of `schema`'s rows, keeping rows only up to `byteLimit` bytes when one
+    /// is set (`ObjectQuery.byteLimit`); PostgreSQL sends few past it (`RowsWithinBytes`).
+    func run(_ statement: PostgresStatement, byteLimit: Int?, schema: SchemaDefinition) async throws -> (
+        rows: [PostgresRandomAccessRow], endedAtByteLimit: Bool, bytes: Int
+    ) {
         guard let byteLimit else { return (try await run(statement).map(PostgresRandomAccessRow.init), false, 0) }
         try singleStatement?.admit()
-        return try await database.execute(statement, on: connection, byteLimit: byteLimit)
+        let limited = RowsWithinBytes.statement(statement, byteLimit: byteLimit, schema: schema)
+        return try await database.execute(limited, on: connection, byteLimit: byteLimit)
     }
 
     // MARK: - Reading
@@ -57,7 +61,7 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
             statement.append(" AND " + PostgresFilterCompiler(schema: schema).compile(rows, table: schema.name, into: &statement))
         }
         guard byteLimit != nil else { return ObjectPage(objects: try await PostgresRowDecoder.objects(run(statement), schema: schema), total: nil) }
-        let (found, ended, bytes) = try await run(statement, byteLimit: byteLimit)
+        let (found, ended, bytes) = try await run(statement, byteLimit: byteLimit, schema: schema)
         return ObjectPage(objects: try PostgresRowDecoder.objects(found, schema: schema), total: nil, endedAtByteLimit: ended, storedBytes: bytes)
     }
 
@@ -72,7 +76,7 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
             statement.append(" WHERE " + PostgresFilterCompiler(schema: schema).compile(rows, table: schema.name, into: &statement))
         }
         statement.append(" ORDER BY _sm_ids._sm_ordinal")
-        let (found, ended, bytes) = try await run(statement, byteLimit: byteLimit)
+        let (found, ended, bytes) = try await run(statement, byteLimit: byteLimit, schema: schema)
         return ObjectPage(objects: try PostgresRowDecoder.objects(found, schema: schema), total: nil, endedAtByteLimit: ended, storedBytes: bytes)
     }
 
@@ -80,7 +84,7 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         let near = query.filter?.nearCondition
         let statement = selectStatement(schema, query: query, near: near)
         var total: Int?
-        let (rows, ended, bytes) = try await run(statement, byteLimit: query.byteLimit)
+        let (rows, ended, bytes) = try await run(statement, byteLimit: query.byteLimit, schema: schema)
         guard let first = rows.first else {
             // An empty page still has a total (a page past the end): count alone.
             return ObjectPage(objects: [], total: query.countsTotal ? try await count(schema, query: query) : nil)

@@ -15,4 +15,12 @@ enum PostgresValueMapping {
         case .float: "DOUBLE PRECISION"
         }
     }
+
+    /// Whether `columnType` is text: every type but the numbers and booleans.
+    static func isText(_ type: FieldType) -> Bool {
+        switch type {
+        case .integer, .boolean, .float: false
+        case .string, .password, .array, .geopoint, .relation, .binary: true
+        }
+    }
 }
