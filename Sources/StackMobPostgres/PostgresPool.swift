@@ -186,12 +186,13 @@ final class PostgresPool: Sendable {
             }
         }
 
-        /// Numbers and booleans count eight bytes each; every other column by its value.
+        /// Numbers and booleans count eight bytes each; every other column by its value. The
+        /// count PostgreSQL adds (`RowsWithinBytes`) is not the object's.
         private static func measure(_ row: PostgresRandomAccessRow) -> (columns: [Int], fixedBytes: Int) {
             let fixed: [PostgresDataType] = [.bool, .int2, .int4, .int8, .float4, .float8]
             var columns: [Int] = []
             var fixedBytes = 0
-            for (column, cell) in row.enumerated() {
+            for (column, cell) in row.enumerated() where cell.columnName != RowsWithinBytes.bytesBefore {
                 if fixed.contains(cell.dataType) { fixedBytes += 8 } else { columns.append(column) }
             }
             return (columns, fixedBytes)

@@ -19,6 +19,7 @@ public final class PostgresStorageEngine: StorageEngine {
     let versionChecks = Atomic<Int>(0)
     /// `PostgresRowCounts.folding`, until `close()`.
     private let rowCountFolding: Task<Void, Never>
+    private let limitedReads = RowsWithinBytes()
 
     init(database: PostgresPool, listener: PostgresSchemaListener, registry: SchemaRegistry, indexes: [String: [[String]]]) async throws {
         self.database = database
@@ -138,7 +139,8 @@ public final class PostgresStorageEngine: StorageEngine {
 
     private func transaction(_ connection: PostgresConnection, locksRows: Bool, hooks: CommitHooks) -> PostgresTransaction {
         PostgresTransaction(
-            connection: connection, database: database, registry: registry, indexes: indexes, locksRows: locksRows, hooks: hooks)
+            connection: connection, database: database, registry: registry, indexes: indexes, locksRows: locksRows, hooks: hooks,
+            limitedReads: limitedReads)
     }
 
     /// Other instances may share the database.

@@ -17,6 +17,8 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
     /// and then sees its result: counters stay exact.
     let locksRows: Bool
     let hooks: CommitHooks
+    /// Which schemas' limited reads PostgreSQL cuts at their limit (`run(_:byteLimit:schema:)`).
+    let limitedReads: RowsWithinBytes
     /// Set when the read runs outside a transaction block, one statement at most.
     var singleStatement: SingleStatementRead?
 
@@ -30,14 +32,17 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
     }
 
     /// `run` of a `SELECT` of `schema`'s rows, keeping rows only up to `byteLimit` bytes when one
-    /// is set (`ObjectQuery.byteLimit`); PostgreSQL sends few past it (`RowsWithinBytes`).
+    /// is set (`ObjectQuery.byteLimit`). Once a read of the schema has passed its limit,
+    /// PostgreSQL sends few rows past it (`RowsWithinBytes`).
     func run(_ statement: PostgresStatement, byteLimit: Int?, schema: SchemaDefinition) async throws -> (
         rows: [PostgresRandomAccessRow], endedAtByteLimit: Bool, bytes: Int
     ) {
         guard let byteLimit else { return (try await run(statement).map(PostgresRandomAccessRow.init), false, 0) }
         try singleStatement?.admit()
-        let limited = RowsWithinBytes.statement(statement, byteLimit: byteLimit, schema: schema)
-        return try await database.execute(limited, on: connection, byteLimit: byteLimit)
+        let limited = limitedReads.statement(statement, byteLimit: byteLimit, schema: schema)
+        let read = try await database.execute(limited, on: connection, byteLimit: byteLimit)
+        if read.endedAtByteLimit { limitedReads.passed(schema) }
+        return read
     }
 
     // MARK: - Reading
