@@ -115,6 +115,15 @@ final class PostgresPool: Sendable {
         try await rows(of: statement.query, on: connection)
     }
 
+    /// Each row of the statement's result handed to `eachRow` as it arrives, on the connection's
+    /// event loop, and none kept: for results whose rows become something smaller.
+    func execute(_ statement: PostgresStatement, on connection: PostgresConnection, eachRow: @escaping @Sendable (PostgresRow) throws -> Void)
+        async throws
+    {
+        let result: EventLoopFuture<PostgresQueryMetadata> = connection.query(statement.query, logger: logger, eachRow)
+        _ = try await result.get()
+    }
+
     func execute(_ sql: String, on connection: PostgresConnection) async throws {
         _ = try await rows(of: PostgresQuery(unsafeSQL: sql), on: connection)
     }

@@ -115,8 +115,20 @@ struct PostgresTransaction: StorageWriter, @unchecked Sendable {
         var keysOnly = query
         keysOnly.countsTotal = false
         let statement = selectStatement(schema, query: keysOnly, near: query.filter?.nearCondition, columns: quote(schema.primaryKey))
-        return try await run(statement).map { row in try row.decode(String.self) }
+        // Taken as the rows arrive: the keys of a long list may be a million, and its rows, held
+        // whole, took several times what its keys take.
+        let keys = Mutex<[String]>([])
+        try singleStatement?.admit()
+        try await database.execute(statement, on: connection) { row in
+            guard let bytes = row.first?.bytes else { throw MissingKey() }
+            let key = String(buffer: bytes)
+            keys.withLock { $0.append(key) }
+        }
+        return keys.withLock { $0 }
     }
+
+    /// A primary key read as NULL: never stored so, as the column is the table's key.
+    private struct MissingKey: Error {}
 
     private func count(_ schema: SchemaDefinition, query: ObjectQuery) async throws -> Int {
         var statement = PostgresStatement("SELECT ")
