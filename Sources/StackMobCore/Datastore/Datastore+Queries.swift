@@ -23,6 +23,20 @@ extension Datastore {
         let keys: [String]
         /// The objects of a run of keys, and how many of its keys were read.
         let reader: @Sendable (ArraySlice<String>) async throws -> (objects: [JSONObject], read: Int)
+        /// About what the keys take in memory, held until the answer is written: a key is a
+        /// client's string of any length, and a list may have a million.
+        public let keyBytes: Int
+
+        init(keys: [String], reader: @escaping @Sendable (ArraySlice<String>) async throws -> (objects: [JSONObject], read: Int)) {
+            self.keys = keys
+            self.reader = reader
+            // A string of up to 15 bytes is held in the array's 16; a longer one in its own
+            // allocation besides, with a header of 32.
+            keyBytes = keys.reduce(keys.count * MemoryLayout<String>.stride) { bytes, key in
+                let length = key.utf8.count
+                return length > 15 ? bytes + length + 32 : bytes
+            }
+        }
 
         /// The number of objects still to read (fewer may come: see above).
         public var count: Int { keys.count }

@@ -189,7 +189,14 @@ final class BodyBudget: Sendable {
         private let mayRefuse: Bool
         /// Who the client is, worked out the first time the request takes a share.
         private let client: @Sendable () -> String
-        private let share = Mutex<(client: String?, bytes: Int)>((nil, 0))
+        private let share = Mutex<Share>(Share())
+
+        private struct Share {
+            var client: String?
+            var bytes = 0
+            /// What `release()` keeps: bytes the answer holds until it ends (`keep(_:)`).
+            var kept = 0
+        }
 
         init(budget: BodyBudget, answer: Bool, mayRefuse: Bool = true, client: @escaping @Sendable () -> String) {
             self.budget = budget
@@ -199,7 +206,7 @@ final class BodyBudget: Sendable {
         }
 
         deinit {
-            release()
+            releaseAll()
         }
 
         /// Grows the share to `bytes` (to the budgets' whole when it is more, so that a request
@@ -208,18 +215,37 @@ final class BodyBudget: Sendable {
         /// connection has read the body by then.
         func grow(to bytes: Int, bodyRead: Bool = true) throws(Refused) {
             let target = min(bytes, budget.perClient, budget.total)
-            try share.withLock { (share: inout (client: String?, bytes: Int)) throws(Refused) in
+            try share.withLock { (share: inout Share) throws(Refused) in
                 guard target > share.bytes, target > BodyBudget.uncounted else { return }
                 let client = share.client ?? self.client()
                 try budget.reserve(target - share.bytes, for: client, afterReading: bodyRead, answer: answer, mayRefuse: mayRefuse)
-                share = (client, target)
+                share.client = client
+                share.bytes = target
             }
         }
 
+        /// Holds `bytes` (within the budgets' whole) until the answer ends, whatever its parts
+        /// give back: what the answer holds besides its text while it is written (the keys of a
+        /// long list's rest, `JSONArrayResponse`). Throws `Refused` as `grow(to:)` does.
+        func keep(_ bytes: Int) throws(Refused) {
+            try grow(to: bytes)
+            share.withLock { $0.kept = min(bytes, $0.bytes) }
+        }
+
+        /// Gives back what the share holds past what it keeps (`keep(_:)`).
         func release() {
             share.withLock { share in
+                if let client = share.client, share.bytes > share.kept { budget.release(share.bytes - share.kept, for: client, answer: answer) }
+                share.bytes = share.kept
+                if share.bytes == 0 { share.client = nil }
+            }
+        }
+
+        /// Gives back the whole share.
+        func releaseAll() {
+            share.withLock { share in
                 if let client = share.client, share.bytes > 0 { budget.release(share.bytes, for: client, answer: answer) }
-                share = (nil, 0)
+                share = Share()
             }
         }
     }

@@ -37,7 +37,7 @@ struct CountedAnswerWriter: ResponseBodyWriter {
     }
 
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
-        holding.release()
+        holding.releaseAll()
         try await inner.finish(trailingHeaders)
     }
 }

@@ -17,6 +17,12 @@ import StackMobCore
 ///
 /// Reading and writing the batches of a long answer runs on Swift's shared pool, not on the
 /// connection's event loop: a batch of large objects takes milliseconds to serialise.
+///
+/// A streamed answer holds the keys of its rest until it is written, however slowly its client
+/// reads: a key is a client's string of any length, and a list may have a million. Counted
+/// (`BodyBudget.Holding.keep(_:)`), they keep a client's many connections from holding many
+/// lists' keys at once; past its share, a list ends before its first part, as a part that does
+/// not fit ends it.
 enum JSONArrayResponse {
     static func make(
         _ answer: Datastore.QueryBatches, status: HTTPResponse.Status, headers: HTTPFields, expandedBy depth: Int, limit: Int
@@ -34,6 +40,7 @@ enum JSONArrayResponse {
         return Response(
             status: status, headers: fields,
             body: ResponseBody { writer in
+                if let counted = writer as? CountedAnswerWriter { try counted.holding.keep(rest.keyBytes) }
                 try await withTaskExecutorPreference(globalConcurrentExecutor) {
                     var array = ArrayText()
                     var batches = Batches(rest: rest)
