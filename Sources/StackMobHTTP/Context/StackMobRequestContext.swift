@@ -30,9 +30,9 @@ public struct StackMobRequestContext: RequestContext {
     /// The listener the request came in on: an API call made on an HTML5 site's port, or an
     /// admin API write on the operator listener, must not link files to that origin.
     public var listener = ListenerRole.api
-    /// Who signed the request, seen by the middleware outside authentication (the context is a
-    /// value: what `CallerMiddleware` sets on its copy does not reach them otherwise).
-    let signedUser = SignedUser()
+    /// What a handler or a middleware learns that the middleware outside it reads (the context
+    /// is a value: what one sets on its copy does not reach them otherwise).
+    let notes = RequestNotes()
 
     public init(source: Source) {
         coreContext = .init(source: source)
@@ -47,13 +47,17 @@ public struct StackMobRequestContext: RequestContext {
     }
 }
 
-/// The user a request was signed as (`<schema>/<id>`), for the traffic pages
-/// (`RequestMetricsMiddleware`).
+/// What one request's handler and middleware tell the middleware outside them.
 ///
-/// `@unchecked Sendable`: one request's middleware write it and read it, one after another in
-/// that request's task, so no two threads ever touch it at once.
-final class SignedUser: @unchecked Sendable {
-    var name: String?
+/// `@unchecked Sendable`: one request's middleware and handler write it and read it, one after
+/// another in that request's task, so no two threads ever touch it at once.
+final class RequestNotes: @unchecked Sendable {
+    /// The user the request was signed as (`<schema>/<id>`), for the traffic pages
+    /// (`RequestMetricsMiddleware`); set by `CallerMiddleware`.
+    var signedUser: String?
+    /// The bytes the answer holds besides its text until it is written: the keys of a streamed
+    /// list's rest (`JSONArrayResponse`), which `BodyBudget.answering` counts.
+    var answerKeeps = 0
 }
 
 /// What a listener serves, as far as a request's handling depends on it.

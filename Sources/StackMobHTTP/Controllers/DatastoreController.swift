@@ -34,7 +34,8 @@ struct DatastoreController {
         let queryRequest = try Self.queryRequest(request)
         let answer = try await context.requireEnvironment().datastore.queryInBatches(in: try schema(context), queryRequest, caller: context.caller)
         let (status, headers) = Self.window(of: answer, asked: queryRequest)
-        return try await JSONArrayResponse.make(answer, status: status, headers: headers, expandedBy: queryRequest.expand, limit: maxExpandedResponseBytes)
+        return try await JSONArrayResponse.make(
+            answer, status: status, headers: headers, expandedBy: queryRequest.expand, limit: maxExpandedResponseBytes, notes: context.notes)
     }
 
     /// The status and `Content-Range` of a page: 206 with the range when the page is a strict

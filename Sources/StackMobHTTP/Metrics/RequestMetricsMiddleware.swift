@@ -40,7 +40,7 @@ struct RequestMetricsMiddleware: RouterMiddleware {
             RecentRequests.Entry(
                 at: clock.nowMilliseconds(), method: Self.clipped(method, to: 16), route: route,
                 path: Self.clipped(PushTokenPath.template(request.uri.path), to: 512),
-                status: status, microseconds: ServerMetrics.nanoseconds(duration) / 1_000, user: context.signedUser.name,
+                status: status, microseconds: ServerMetrics.nanoseconds(duration) / 1_000, user: context.notes.signedUser,
                 requestID: context.logger[metadataKey: TextLogHandler.requestIDKey]?.description ?? ""),
             environment: measurement.environment)
     }

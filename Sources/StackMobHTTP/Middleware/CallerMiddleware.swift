@@ -31,7 +31,7 @@ struct CallerMiddleware {
     ) async throws -> (response: Response, refusable: Bool) {
         var request = request
         let context = try await authentication.authenticated(&request, context: context)
-        if let user = context.caller.sessionUser { context.signedUser.name = "\(user.schema)/\(user.id)" }
+        if let user = context.caller.sessionUser { context.notes.signedUser = "\(user.schema)/\(user.id)" }
         guard context.environment != nil else { return (try await next(request, context), true) }
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
         if let claim = users.claim(request, context: context, segments: segments) {

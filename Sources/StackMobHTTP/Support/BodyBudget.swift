@@ -99,6 +99,9 @@ final class BodyBudget: Sendable {
         let length = response.body.contentLength
         guard (length ?? .max) > Self.uncounted, request.method != .head else { return response }
         let holding = Holding(budget: self, answer: true, mayRefuse: refusable && Self.isRead(request), client: client(of: request, context: context))
+        // What the answer holds until it is written besides its text (a streamed list's keys)
+        // first: the most that grows with what is stored; its text is counted a part at a time.
+        try holding.keep(context.notes.answerKeeps)
         try holding.grow(to: length ?? JSONArrayResponse.Batches.targetBytes)
         var counted = response
         let body = response.body
@@ -151,8 +154,9 @@ final class BodyBudget: Sendable {
     }
 
     /// Takes `bytes` for `client`; throws `Refused` when they do not fit, unless `mayRefuse` is
-    /// false.
-    private func reserve(_ bytes: Int, for client: String, afterReading: Bool, answer: Bool, mayRefuse: Bool) throws(Refused) {
+    /// false. An answer's `bytes` stop the client's writes (`admitWrite`) unless they are `kept`:
+    /// what the answer holds besides its text.
+    private func reserve(_ bytes: Int, for client: String, afterReading: Bool, answer: Bool, kept: Bool = false, mayRefuse: Bool) throws(Refused) {
         try held.withLock { (held: inout Held) throws(Refused) in
             let clients = held.byClient[client, default: 0]
             if mayRefuse {
@@ -161,7 +165,7 @@ final class BodyBudget: Sendable {
             }
             held.byClient[client] = clients + bytes
             held.total += bytes
-            if answer { held.answersByClient[client, default: 0] += bytes }
+            if answer && !kept { held.answersByClient[client, default: 0] += bytes }
         }
     }
 
@@ -193,8 +197,11 @@ final class BodyBudget: Sendable {
 
         private struct Share {
             var client: String?
+            /// The body's, or the answer's part being written.
             var bytes = 0
-            /// What `release()` keeps: bytes the answer holds until it ends (`keep(_:)`).
+            /// What the answer holds besides its text until it ends (`keep(_:)`): counted apart
+            /// from the answer's bytes, so that it does not stop the client's writes
+            /// (`admitWrite`), and left by `release()`.
             var kept = 0
         }
 
@@ -214,8 +221,8 @@ final class BodyBudget: Sendable {
         /// `Refused` when it does not fit, holding what it held; `bodyRead` says whether the
         /// connection has read the body by then.
         func grow(to bytes: Int, bodyRead: Bool = true) throws(Refused) {
-            let target = min(bytes, budget.perClient, budget.total)
             try share.withLock { (share: inout Share) throws(Refused) in
+                let target = min(bytes, budget.perClient - share.kept, budget.total - share.kept)
                 guard target > share.bytes, target > BodyBudget.uncounted else { return }
                 let client = share.client ?? self.client()
                 try budget.reserve(target - share.bytes, for: client, afterReading: bodyRead, answer: answer, mayRefuse: mayRefuse)
@@ -224,27 +231,36 @@ final class BodyBudget: Sendable {
             }
         }
 
-        /// Holds `bytes` (within the budgets' whole) until the answer ends, whatever its parts
-        /// give back: what the answer holds besides its text while it is written (the keys of a
-        /// long list's rest, `JSONArrayResponse`). Throws `Refused` as `grow(to:)` does.
+        /// Holds `bytes` besides the share's own until the answer ends, whatever its parts give
+        /// back (`release()`), within the budgets' whole with them: what the answer holds
+        /// besides its text while it is written. Throws `Refused` as `grow(to:)` does.
         func keep(_ bytes: Int) throws(Refused) {
-            try grow(to: bytes)
-            share.withLock { $0.kept = min(bytes, $0.bytes) }
-        }
-
-        /// Gives back what the share holds past what it keeps (`keep(_:)`).
-        func release() {
-            share.withLock { share in
-                if let client = share.client, share.bytes > share.kept { budget.release(share.bytes - share.kept, for: client, answer: answer) }
-                share.bytes = share.kept
-                if share.bytes == 0 { share.client = nil }
+            try share.withLock { (share: inout Share) throws(Refused) in
+                let target = min(bytes, budget.perClient - share.bytes, budget.total - share.bytes)
+                guard target > share.kept, target > BodyBudget.uncounted else { return }
+                let client = share.client ?? self.client()
+                try budget.reserve(target - share.kept, for: client, afterReading: true, answer: answer, kept: true, mayRefuse: mayRefuse)
+                share.client = client
+                share.kept = target
             }
         }
 
-        /// Gives back the whole share.
-        func releaseAll() {
+        /// Gives back the share's own bytes; what it keeps (`keep(_:)`) stays.
+        func release() {
             share.withLock { share in
                 if let client = share.client, share.bytes > 0 { budget.release(share.bytes, for: client, answer: answer) }
+                share.bytes = 0
+                if share.kept == 0 { share.client = nil }
+            }
+        }
+
+        /// Gives back the whole share, what it keeps included.
+        func releaseAll() {
+            share.withLock { share in
+                if let client = share.client {
+                    if share.bytes > 0 { budget.release(share.bytes, for: client, answer: answer) }
+                    if share.kept > 0 { budget.release(share.kept, for: client, answer: false) }
+                }
                 share = Share()
             }
         }

@@ -19,13 +19,14 @@ import StackMobCore
 /// connection's event loop: a batch of large objects takes milliseconds to serialise.
 ///
 /// A streamed answer holds the keys of its rest until it is written, however slowly its client
-/// reads: a key is a client's string of any length, and a list may have a million. Counted
-/// (`BodyBudget.Holding.keep(_:)`), they keep a client's many connections from holding many
-/// lists' keys at once; past its share, a list ends before its first part, as a part that does
-/// not fit ends it.
+/// reads: a key is a client's string of any length, and a list may have a million. They are
+/// noted in `notes` for the body budgets to count (`BodyBudget.answering`), so that a client's
+/// many connections cannot hold many lists' keys at once: a list whose keys do not fit the
+/// client's share is refused with a `503` before anything of it is sent.
 enum JSONArrayResponse {
     static func make(
-        _ answer: Datastore.QueryBatches, status: HTTPResponse.Status, headers: HTTPFields, expandedBy depth: Int, limit: Int
+        _ answer: Datastore.QueryBatches, status: HTTPResponse.Status, headers: HTTPFields, expandedBy depth: Int, limit: Int,
+        notes: RequestNotes? = nil
     ) async throws -> Response {
         guard let rest = answer.rest else {
             return try JSONResponse.make(.array(answer.first.map(JSONValue.object)), status: status, headers: headers, expandedBy: depth, limit: limit)
@@ -36,16 +37,20 @@ enum JSONArrayResponse {
             let body = try await withTaskExecutorPreference(globalConcurrentExecutor) { try await bounded(answer.first, rest, limit: limit) }
             return Response(status: status, headers: fields, body: .init(byteBuffer: body))
         }
-        let first = answer.first
+        notes?.answerKeeps = rest.keyBytes
+        let first = FirstBatch(answer.first)
         return Response(
             status: status, headers: fields,
             body: ResponseBody { writer in
-                if let counted = writer as? CountedAnswerWriter { try counted.holding.keep(rest.keyBytes) }
                 try await withTaskExecutorPreference(globalConcurrentExecutor) {
                     var array = ArrayText()
                     var batches = Batches(rest: rest)
-                    var part = array.elements(first)
-                    batches.wrote(part.readableBytes, objects: first.count)
+                    var part: ByteBuffer
+                    do {
+                        let objects = first.take()
+                        part = array.elements(objects)
+                        batches.wrote(part.readableBytes, objects: objects.count)
+                    }
                     try await writer.write(part)
                     while let batch = try await batches.next() {
                         part = array.elements(batch)
@@ -56,6 +61,23 @@ enum JSONArrayResponse {
                     try await writer.finish(nil)
                 }
             })
+    }
+
+    /// The first batch of a streamed answer, handed to its writer once: the answer holds it for
+    /// as long as it is written, which a slow client makes as long as it likes.
+    ///
+    /// `@unchecked Sendable`: only the task writing the answer takes it, once.
+    private final class FirstBatch: @unchecked Sendable {
+        private var objects: [JSONObject]
+
+        init(_ objects: [JSONObject]) {
+            self.objects = objects
+        }
+
+        func take() -> [JSONObject] {
+            defer { objects = [] }
+            return objects
+        }
     }
 
     /// The whole text within `limit` bytes, or `responseTooLarge`.

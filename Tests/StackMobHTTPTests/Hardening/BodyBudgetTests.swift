@@ -245,45 +245,6 @@ struct BodyBudgetTests {
         }
     }
 
-    /// Bodies and answers of up to 2 MiB, one client's share 4 MiB, 16 in all.
-    static func keyBudgets(_ configuration: inout StackMobConfiguration) {
-        configuration.maxBodyBytes = 2 * megabyte
-        configuration.maxBodyBytesPerClient = 4 * megabyte
-        configuration.maxBodyBytesInFlight = 16 * megabyte
-    }
-
-    @Test(
-        "the keys of a long list's rest, held until it is written, count against the client's share: a client reading its lists slowly cannot make the server hold many lists' keys",
-        answersTaken)
-    func listKeys() async throws {
-        try await TestServer.run(configure: Self.keyBudgets) { client in
-            // 12,000 objects whose ids are 600 bytes: keys of about 7.8 MB, and a list of about
-            // 8 MB, more than the kernel takes from a socket whose client reads nothing, written
-            // in parts of a thousand objects (660 KB).
-            let padding = String(repeating: "k", count: 594)
-            for start in stride(from: 0, to: 12_000, by: 1_000) {
-                let objects = (start..<start + 1_000).map { JSONValue.object(["longkey_id": .string(String(format: "%06d", $0) + padding)]) }
-                let created = try await client.post("/longkey", .array(objects))
-                #expect(created.status == .ok || created.status == .created, "\(created.text.prefix(300))")
-            }
-            #expect(try await client.post("/big", ["big_id": "b0", "text": .string(String(repeating: "x", count: 1_500_000))]).status == .created)
-            // A reads the list and takes almost nothing of it: its keys hold A's share (4 MiB)
-            // until the list ends. Without them, A held the part being written, and had room for
-            // an answer of 1.5 MB.
-            var open: [Int32] = []
-            defer { for socket in open { Glibc.close(socket) } }
-            open.append(try await Self.unread("/longkey", from: "203.0.113.50", port: client.port))
-            let refused = try await Self.read("/big/b0", from: "203.0.113.50", port: client.port)
-            #expect(refused.status == 503 && refused.headers["retry-after"] == "1", "\(refused.status) \(refused.headers)")
-            #expect(refused.body.contains("Too many large answers to this client at once"), "\(refused.body.prefix(200))")
-            #expect(try await Self.read("/big/b0", from: "203.0.113.51", port: client.port).status == 200)
-            // A closes the list's connection: its keys are let go, and the room comes back.
-            for socket in open { Glibc.close(socket) }
-            open = []
-            #expect(try await eventually { try await Self.read("/big/b0", from: "203.0.113.50", port: client.port).status == 200 })
-        }
-    }
-
     @Test(
         "a write's answer is never refused, the write being done, but counts past the share: a client whose unread answers used its share up may start no further write",
         answersTaken)
