@@ -51,7 +51,7 @@ final class RowsWithinBytes: Sendable {
         schemas.withLock { _ = $0.insert(schema.name) }
     }
 
-    static func wrapped(_ inner: PostgresStatement, byteLimit: Int, schema: SchemaDefinition) -> PostgresStatement {
+    private static func wrapped(_ inner: PostgresStatement, byteLimit: Int, schema: SchemaDefinition) -> PostgresStatement {
         var statement = inner
         var sql = "SELECT * FROM (SELECT _sm_rows.*, sum("
         sql.reserveCapacity(inner.sql.utf8.count + 240 + 48 * schema.fields.count)
