@@ -111,11 +111,21 @@ public final class ServerProcess: Sendable {
 
     /// The process's heap and stacks (`RssAnon` of /proc/<pid>/status), KiB: what a leak grows.
     public func anonymousResidentKiB() throws -> Int {
+        try status("RssAnon")
+    }
+
+    /// The most memory the process has held at once (`VmHWM` of /proc/<pid>/status), KiB.
+    public func peakResidentKiB() throws -> Int {
+        try status("VmHWM")
+    }
+
+    /// A figure of /proc/<pid>/status, in its unit.
+    private func status(_ name: String) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") }),
-            let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
-        else { throw TestFailure("no RssAnon in /proc/\(pid)/status") }
-        return kib
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
+            let value = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+        else { throw TestFailure("no \(name) in /proc/\(pid)/status") }
+        return value
     }
 
     /// Whether the process is still running (reaps it once it has ended).

@@ -66,11 +66,13 @@ extension Datastore {
 
     /// Every related object passes through `present` (no password hashes); related objects the
     /// caller may not read are never loaded (their ids are dropped, as if they did not resolve).
+    /// What it reads is counted in the memory of the request it is made for (`AnswerMemory`),
+    /// however late the loader runs.
     func relationLoader(caller: Caller) -> RelationLoader {
         RelationLoader(
             registry: registry, admit: { schema in self.presenter(for: schema) },
             visibleRows: { schema, reader in try await self.readFilter(for: schema, caller: caller, reader: reader) },
-            byteLimit: expansionByteLimit)
+            byteLimit: expansionByteLimit, memory: AnswerMemoryScope.current)
     }
 
     /// The passwords a graph would have hashed, counted before any is: the same walk as

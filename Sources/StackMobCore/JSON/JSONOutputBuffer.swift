@@ -14,17 +14,21 @@
 ///
 /// With a `limit`, the buffer never grows past it: an append that would is dropped and
 /// `exceeded` set, and the writer stops at the next element. What was written is then of no use.
+/// A `grant` that refuses a growth stops it the same way.
 struct JSONOutputBuffer: ~Copyable {
     private var start: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private let limit: Int
+    /// Asked for the bytes each growth adds; nil for no one to ask.
+    private let grant: ((Int) -> Bool)?
     /// How many bytes are written.
     private(set) var count = 0
     /// Whether an append was dropped because it would have passed `limit`.
     private(set) var exceeded = false
 
-    init(capacity: Int, limit: Int = .max) {
+    init(capacity: Int, limit: Int = .max, grant: ((Int) -> Bool)? = nil) {
         self.limit = limit
+        self.grant = grant
         self.capacity = min(max(capacity, 16), max(limit, 16))
         start = Self.reallocate(nil, capacity: self.capacity)
     }
@@ -65,7 +69,7 @@ struct JSONOutputBuffer: ~Copyable {
     }
 
     // Kept out of line: the appends above inline into the writer, this rarely runs.
-    /// False, with `exceeded` set, when `needed` is past the limit.
+    /// False, with `exceeded` set, when `needed` is past the limit or `grant` refuses it.
     @inline(never)
     private mutating func grow(toHold needed: Int) -> Bool {
         guard needed <= limit else {
@@ -75,6 +79,10 @@ struct JSONOutputBuffer: ~Copyable {
         var grown = capacity * 2
         while grown < needed { grown *= 2 }
         grown = min(grown, limit)
+        if let grant, !grant(grown - capacity) {
+            exceeded = true
+            return false
+        }
         start = Self.reallocate(start, capacity: grown)
         capacity = grown
         return true

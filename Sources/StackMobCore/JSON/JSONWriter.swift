@@ -19,10 +19,15 @@ public enum JSONWriter {
     /// `withBytes` within `limit` bytes: nil, having written no more than that, when the text
     /// would be longer. Bounds the memory of an answer whose size the request decides (an
     /// expansion repeats each related object in every object that names it).
+    ///
+    /// - Parameter grant: asked for each growth of the text's memory, with the bytes it adds;
+    ///   false stops the text there as `limit` does (`JSONOutputBuffer`), so that what a text
+    ///   takes is counted as it grows (`AnswerMemory`).
     public static func withBytes<Result>(
-        _ value: JSONValue, omittingNulls: Bool = true, limit: Int, _ body: (UnsafeRawBufferPointer) throws -> Result
+        _ value: JSONValue, omittingNulls: Bool = true, limit: Int, grant: ((Int) -> Bool)? = nil,
+        _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result? {
-        var output = JSONOutputBuffer(capacity: 512, limit: limit)
+        var output = JSONOutputBuffer(capacity: 512, limit: limit, grant: grant)
         var repeated = JSONRepeatedObjects()
         write(value, into: &output, omittingNulls: omittingNulls, repeated: &repeated, isMember: false)
         guard !output.exceeded else { return nil }

@@ -25,6 +25,10 @@ struct RelationLoader: Sendable {
     /// part of the answer the limit bounds; counted as they are read, they stop a read before it
     /// holds them all: a relation field may name a million objects, and each a million more.
     var byteLimit: Int?
+    /// Where the bytes read are counted as they are read (`AnswerMemory`), nil for nowhere. Each
+    /// read first takes what it may hold (`ReadAllowance`), so that requests building at once
+    /// cannot each read up to `byteLimit` before any of it counts.
+    var memory: (any AnswerMemory)?
 
     /// `objects` (all of `schema`) with their relations expanded `depth` levels deep.
     func expand(_ objects: [JSONObject], schema: SchemaDefinition, depth: Int, reader: any StorageReader) async throws -> [JSONObject] {
@@ -46,13 +50,13 @@ struct RelationLoader: Sendable {
         for (position, object) in objects.enumerated() {
             topLinks.append(graph.link(object, relations: topRelations, level: 0, remaining: objects.count - position))
         }
-        var bytesLeft = byteLimit
+        var allowance = ReadAllowance(limit: byteLimit, memory: memory)
         while true {
             let pending = graph.pendingTargets()
             guard !pending.isEmpty else { break }
             var loaded: [Loaded] = []
             for target in graph.loadOrder(pending) {
-                let (ids, slots) = graph.takePending(of: target)
+                var (ids, slots) = graph.takePending(of: target)
                 // A target schema that was never created holds no objects: its ids are dropped.
                 guard let targetSchema = graph.definition(of: target) else { continue }
                 let rows = try await graph.visibleRows(of: target) { try await visibleRows(targetSchema, reader) }
@@ -60,23 +64,30 @@ struct RelationLoader: Sendable {
                 let relations = graph.relations(of: targetSchema)
                 graph.setRelations(relations, of: target)
                 let present = admit(targetSchema)
-                var cursor = 0
-                let page = try await reader.fetchObjects(targetSchema, ids: ids, admitting: rows, byteLimit: bytesLeft)
-                if let limit = byteLimit, let left = bytesLeft {
-                    if page.endedAtByteLimit { throw DatastoreError.expansionTooLarge(limit: limit) }
-                    bytesLeft = left - page.storedBytes
-                }
-                for object in page.objects {
-                    guard let id = object[targetSchema.primaryKey]?.stringValue,
-                        let slot = graph.slot(ofLoaded: id, target: target, ids: ids, slots: slots, cursor: &cursor),
-                        let visible = present(object)
-                    else { continue }
-                    graph.entries[slot].object = visible
-                    // An id named at level n is shown at depth n + 1: its object's own relations
-                    // are followed only within the depth asked.
-                    if graph.entries[slot].level + 1 < depth {
-                        loaded.append(Loaded(relations: relations, object: visible, slot: slot))
+                while !ids.isEmpty {
+                    let readLimit = try allowance.beforeRead()
+                    let page = try await reader.fetchObjects(targetSchema, ids: ids, admitting: rows, byteLimit: readLimit)
+                    let stoppedEarly = try allowance.afterRead(page)
+                    var cursor = 0
+                    var returned = Set<String>()
+                    for object in page.objects {
+                        guard let id = object[targetSchema.primaryKey]?.stringValue else { continue }
+                        if stoppedEarly { returned.insert(id) }
+                        guard let slot = graph.slot(ofLoaded: id, target: target, ids: ids, slots: slots, cursor: &cursor),
+                            let visible = present(object)
+                        else { continue }
+                        graph.entries[slot].object = visible
+                        // An id named at level n is shown at depth n + 1: its object's own
+                        // relations are followed only within the depth asked.
+                        if graph.entries[slot].level + 1 < depth {
+                            loaded.append(Loaded(relations: relations, object: visible, slot: slot))
+                        }
                     }
+                    guard stoppedEarly else { break }
+                    // The read stopped at what it had taken ahead, short of the limit: the ids it
+                    // did not reach are read next, with more taken ahead.
+                    let left = ids.indices.filter { !returned.contains(ids[$0]) }
+                    (ids, slots) = (left.map { ids[$0] }, left.map { slots[$0] })
                 }
             }
             follow(loaded, in: &graph)
@@ -94,6 +105,60 @@ struct RelationLoader: Sendable {
         graph.markObjectsAtSeveralDepths()
         for (index, links) in topLinks.enumerated() {
             Self.assemble(&objects[index], relations: topRelations, links: links, depth: depth, graph: &graph)
+        }
+    }
+
+    /// What each read of an expansion may hold: what is left of `byteLimit`, and, when its
+    /// request's memory is counted, only what it took of that memory ahead of the read. What it
+    /// takes ahead doubles with what the expansion has read: an expansion of less than
+    /// `firstStep` takes one statement per schema, as without counting, and one of megabytes a
+    /// few more, never many.
+    private struct ReadAllowance {
+        /// What one request may take ahead of its first read: small enough that thousands of
+        /// requests may read at once, large enough for the expansions apps make.
+        static let firstStep = 256 * 1024
+
+        /// What is left of `byteLimit`: nil for no limit.
+        private var bytesLeft: Int?
+        private let limit: Int?
+        private let memory: (any AnswerMemory)?
+        /// What the expansion has read and holds of `memory`.
+        private var read = 0
+        /// What the read under way took ahead.
+        private var ahead = 0
+
+        init(limit: Int?, memory: (any AnswerMemory)?) {
+            self.limit = limit
+            bytesLeft = limit
+            self.memory = memory
+        }
+
+        /// The byte limit of the next read, having taken it of the memory; throws when it does
+        /// not fit.
+        mutating func beforeRead() throws -> Int? {
+            guard let memory else { return bytesLeft }
+            ahead = min(bytesLeft ?? .max, max(Self.firstStep, read))
+            try memory.take(ahead)
+            return ahead
+        }
+
+        /// Counts what `page` read. True when it stopped at what was taken ahead, with the
+        /// limit not reached: its remaining ids are to be read next. Throws
+        /// `expansionTooLarge` when it stopped at the limit.
+        mutating func afterRead(_ page: ObjectPage) throws -> Bool {
+            if let memory {
+                // A read keeps the row that passes its limit.
+                if page.storedBytes > ahead { try memory.take(page.storedBytes - ahead) } else { memory.giveBack(ahead - page.storedBytes) }
+                read += page.storedBytes
+            }
+            let stoppedAtStep = page.endedAtByteLimit && memory != nil && ahead < (bytesLeft ?? .max)
+            if let limit, let left = bytesLeft {
+                bytesLeft = left - page.storedBytes
+                if page.endedAtByteLimit && (!stoppedAtStep || left - page.storedBytes <= 0) {
+                    throw DatastoreError.expansionTooLarge(limit: limit)
+                }
+            }
+            return stoppedAtStep
         }
     }
 

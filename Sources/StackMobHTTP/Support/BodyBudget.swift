@@ -82,11 +82,22 @@ final class BodyBudget: Sendable {
     ) async throws -> T {
         let bytes = Self.bytes(of: request, maxBodyBytes: maxBodyBytes)
         if bytes <= Self.uncounted, !Self.isRead(request) { try admitWrite(request, context: context) }
-        guard bytes > 0 else { return try await body() }
+        guard bytes > 0 else { return try await building(request, context: context, body) }
         let holding = Holding(budget: self, answer: false, client: client(of: request, context: context))
         if bytes > Self.uncounted { try holding.grow(to: bytes, bodyRead: false) }
         defer { holding.release() }
-        return try await Self.$current.withValue(holding) { try await body() }
+        return try await Self.$current.withValue(holding) { try await building(request, context: context, body) }
+    }
+
+    /// Runs `body` with what it builds of an answer whose size `request` chooses (an expansion)
+    /// counted as it grows (`CountedAnswerMemory`), given back when it returns.
+    private nonisolated(nonsending) func building<T>(
+        _ request: Request, context: StackMobRequestContext, _ body: nonisolated(nonsending) () async throws -> T
+    ) async throws -> T {
+        guard ExpandDepth.mayBeAsked(request) else { return try await body() }
+        let memory = CountedAnswerMemory(holding: Holding(budget: self, answer: true, client: client(of: request, context: context)))
+        defer { memory.release() }
+        return try await AnswerMemoryScope.$current.withValue(memory) { try await body() }
     }
 
     /// `response`, counted against its client's budget and the listener's when it is large
@@ -233,13 +244,19 @@ final class BodyBudget: Sendable {
 
         /// Holds `bytes` besides the share's own until the answer ends, whatever its parts give
         /// back (`release()`), within the budgets' whole with them: what the answer holds
-        /// besides its text while it is written. Throws `Refused` as `grow(to:)` does.
+        /// besides its text while it is written, or what a request holds while it builds an
+        /// answer (`CountedAnswerMemory`). Less than it holds gives the rest back. Throws
+        /// `Refused` as `grow(to:)` does.
         func keep(_ bytes: Int) throws(Refused) {
             try share.withLock { (share: inout Share) throws(Refused) in
-                let target = min(bytes, budget.perClient - share.bytes, budget.total - share.bytes)
-                guard target > share.kept, target > BodyBudget.uncounted else { return }
-                let client = share.client ?? self.client()
-                try budget.reserve(target - share.kept, for: client, afterReading: true, answer: answer, kept: true, mayRefuse: mayRefuse)
+                var target = min(bytes, budget.perClient - share.bytes, budget.total - share.bytes)
+                if target <= BodyBudget.uncounted { target = 0 }
+                guard let client = share.client ?? (target > 0 ? self.client() : nil), target != share.kept else { return }
+                if target < share.kept {
+                    budget.release(share.kept - target, for: client, answer: false)
+                } else {
+                    try budget.reserve(target - share.kept, for: client, afterReading: true, answer: answer, kept: true, mayRefuse: mayRefuse)
+                }
                 share.client = client
                 share.kept = target
             }

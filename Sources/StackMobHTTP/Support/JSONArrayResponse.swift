@@ -80,14 +80,15 @@ enum JSONArrayResponse {
         }
     }
 
-    /// The whole text within `limit` bytes, or `responseTooLarge`.
+    /// The whole text within `limit` bytes, or `responseTooLarge`; counted as it grows, as
+    /// `JSONResponse.expandedText` counts it.
     private static func bounded(_ first: [JSONObject], _ rest: Datastore.RemainingObjects, limit: Int) async throws -> ByteBuffer {
         var array = ArrayText()
         var batches = Batches(rest: rest)
-        guard var body = array.elements(first, limit: limit) else { throw RequestError.responseTooLarge(limit: limit) }
+        var body = try array.elements(first, limit: limit)
         batches.wrote(body.readableBytes, objects: first.count)
         while let batch = try await batches.next() {
-            guard var part = array.elements(batch, limit: limit - body.readableBytes) else { throw RequestError.responseTooLarge(limit: limit) }
+            var part = try array.elements(batch, limit: limit - body.readableBytes)
             batches.wrote(part.readableBytes, objects: batch.count)
             body.writeBuffer(&part)
         }
@@ -135,26 +136,31 @@ enum JSONArrayResponse {
     private struct ArrayText {
         var opened = false
 
-        /// The objects as the array's next elements; nil when their text would pass `limit` bytes.
-        mutating func elements(_ objects: [JSONObject], limit: Int = .max) -> ByteBuffer? {
+        /// The objects as the array's next elements, within `limit` bytes
+        /// (`JSONResponse.expandedText`).
+        mutating func elements(_ objects: [JSONObject], limit: Int) throws -> ByteBuffer {
             guard !objects.isEmpty else { return ByteBuffer() }
-            let separator = opened ? UInt8(ascii: ",") : UInt8(ascii: "[")
-            // The batch's own array, `[…]`, whose brackets give way to the whole array's.
-            let part = JSONWriter.withBytes(.array(objects.map(JSONValue.object)), limit: limit) { text -> ByteBuffer in
-                var buffer = ByteBuffer()
-                buffer.reserveCapacity(text.count)
-                buffer.writeInteger(separator)
-                buffer.writeBytes(UnsafeRawBufferPointer(rebasing: text[1..<(text.count - 1)]))
-                return buffer
-            }
-            if part != nil { opened = true }
+            let part = try JSONResponse.expandedText(.array(objects.map(JSONValue.object)), limit: limit, elements(of:))
+            opened = true
             return part
         }
 
-        /// `elements` without a limit.
+        /// `elements` without a limit or counting.
         mutating func elements(_ objects: [JSONObject]) -> ByteBuffer {
-            // Never nil: no text is longer than `Int.max` bytes.
-            elements(objects, limit: .max)!
+            guard !objects.isEmpty else { return ByteBuffer() }
+            let part = JSONWriter.withBytes(.array(objects.map(JSONValue.object)), elements(of:))
+            opened = true
+            return part
+        }
+
+        /// The elements of a batch's own array, `[…]`, whose brackets give way to the whole
+        /// array's.
+        private func elements(of text: UnsafeRawBufferPointer) -> ByteBuffer {
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(text.count)
+            buffer.writeInteger(opened ? UInt8(ascii: ",") : UInt8(ascii: "["))
+            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: text[1..<(text.count - 1)]))
+            return buffer
         }
 
         mutating func end() -> ByteBuffer {

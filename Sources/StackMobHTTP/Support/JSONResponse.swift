@@ -16,10 +16,22 @@ enum JSONResponse {
     /// answer holds each stored object once, and its size is the data's.
     static func make(
         _ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], expandedBy depth: Int, limit: Int
-    ) throws(RequestError) -> Response {
+    ) throws -> Response {
         guard depth > 0 else { return make(value, status: status, headers: headers) }
-        guard let body = JSONWriter.withBytes(value, limit: limit, { ByteBuffer(bytes: $0) }) else { throw .responseTooLarge(limit: limit) }
-        return response(body, status: status, headers: headers)
+        return response(try expandedText(value, limit: limit) { ByteBuffer(bytes: $0) }, status: status, headers: headers)
+    }
+
+    /// The text of an expanded answer, lent to `body`: within `limit` bytes, or
+    /// `responseTooLarge`; its memory counted as it grows in the request's `AnswerMemory`, or the
+    /// budgets' refusal (`CountedAnswerMemory`).
+    static func expandedText<Result>(_ value: JSONValue, limit: Int, _ body: (UnsafeRawBufferPointer) -> Result) throws -> Result {
+        let memory = AnswerMemoryScope.current as? CountedAnswerMemory
+        let grant = memory.map { memory in { (bytes: Int) in memory.grant(bytes) } }
+        guard let result = JSONWriter.withBytes(value, limit: limit, grant: grant, body) else {
+            if let refusal = memory?.refusal { throw refusal }
+            throw RequestError.responseTooLarge(limit: limit)
+        }
+        return result
     }
 
     private static func response(_ body: ByteBuffer, status: HTTPResponse.Status, headers: HTTPFields) -> Response {
