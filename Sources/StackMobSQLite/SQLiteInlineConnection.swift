@@ -80,8 +80,10 @@ final class SQLiteInlineConnection: @unchecked Sendable {
     }
 
     /// Thrown by a read that knows, before it runs a statement, that the statement would run
-    /// long in one step, which the step budget cannot stop: `read` answers nil, as for a read
-    /// over its budget, and the caller runs it again where a long read holds up no one.
+    /// long in one step, which the step budget cannot stop, or that finds the rows it copies out
+    /// passing the bytes such a read may copy (`SQLitePool.inlineKeyBytes`), which the step
+    /// budget does not count: `read` answers nil, as for a read over its budget, and the caller
+    /// runs it again where a long read holds up no one.
     struct LongRead: Error {}
 }
 

@@ -59,6 +59,14 @@ final class SQLitePool: Sendable {
     /// thread only for a small table (`SQLiteTransaction.fetchObjects`).
     static let inlineStepLimit = 100
 
+    /// How many bytes of primary keys a read on the calling thread may copy out
+    /// (`SQLiteTransaction.fetchPrimaryKeys`) before it is stopped and run again through GRDB's
+    /// pool, as one over `inlineStepLimit` is: steps count rows, not bytes, and a key is a
+    /// client's string of any length. A megabyte is well under a millisecond of copying; the
+    /// keys of a long list of ids of 50 KB fitted the step limit in hundreds of megabytes, and
+    /// held the loop for as long.
+    static let inlineKeyBytes = 1 << 20
+
     /// On the calling thread, when the caller's task prefers an executor of its own (an HTTP
     /// connection's event loop) and an inline connection is free, for as long as the read stays
     /// within `inlineStepLimit`; through GRDB's pool otherwise.

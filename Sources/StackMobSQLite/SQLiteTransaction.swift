@@ -103,7 +103,19 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         var keysOnly = query
         keysOnly.countsTotal = false
         let (sql, arguments) = selectStatement(schema, query: keysOnly, near: query.filter?.nearCondition, columns: quote(schema.primaryKey))
-        return try String.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+        let statement = try db.cachedStatement(sql: sql)
+        guard db.configuration.label == SQLiteInlineReaders.label else { return try String.fetchAll(statement, arguments: arguments) }
+        // On the calling thread: within `SQLitePool.inlineKeyBytes`, or again where a long read
+        // holds up no one.
+        var keys: [String] = []
+        var bytes = 0
+        let cursor = try String.fetchCursor(statement, arguments: arguments)
+        while let key = try cursor.next() {
+            bytes += key.utf8.count
+            if bytes > SQLitePool.inlineKeyBytes { throw SQLiteInlineConnection.LongRead() }
+            keys.append(key)
+        }
+        return keys
     }
 
     /// SQLite's plan for a query, one line per step: how tests and benchmarks show that a query

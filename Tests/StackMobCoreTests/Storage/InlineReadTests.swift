@@ -125,6 +125,42 @@ struct InlineReadTests {
         }
     }
 
+    @Test("the keys of a long list run on the calling thread only while they copy out little: long keys, few steps of SQLite's, go through GRDB's pool")
+    func longKeysGoToThePool() async throws {
+        try await TemporaryDatabase.withEngine { engine, _ in
+            let executor = QueueExecutor()
+            let schema = SchemaDefinition(name: "thing", fields: ["title": .string])
+            try await engine.write { writer in
+                try await writer.evolveSchema(from: nil, to: schema)
+            }
+            let keysOnCaller: @Sendable () async throws -> (count: Int, onCaller: Bool) = {
+                try await withTaskExecutorPreference(executor) {
+                    let caller = CallingThread()
+                    return try await engine.read { reader in
+                        (try await reader.fetchPrimaryKeys(schema, query: ObjectQuery()).count, caller.isCurrent)
+                    }
+                }
+            }
+            // 100 keys of 10 bytes: a few hundred steps and a kilobyte, on the calling thread.
+            try await engine.pool.write { db in
+                try db.execute(sql: """
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100)
+                    INSERT INTO thing (thing_id, createddate, lastmoddate) SELECT printf('k%09d', x), x, x FROM n
+                    """)
+            }
+            #expect(try await keysOnCaller() == (100, true))
+            // 200 more keys of 50,000 bytes: a few thousand steps, far under the step limit,
+            // but 10 MB copied out. Before the bytes counted, all of it on the calling thread.
+            try await engine.pool.write { db in
+                try db.execute(sql: """
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 200)
+                    INSERT INTO thing (thing_id, createddate, lastmoddate) SELECT printf('l%09d', x) || replace(hex(zeroblob(24995)), '00', 'ab'), x, x FROM n
+                    """)
+            }
+            #expect(try await keysOnCaller() == (300, false))
+        }
+    }
+
     @Test("a page whose statement went over the step limit before goes through GRDB's pool at once, and is tried on the calling thread again now and then")
     func longStatementGoesToThePoolAtOnce() async throws {
         try await TemporaryDatabase.withEngine { engine, _ in
