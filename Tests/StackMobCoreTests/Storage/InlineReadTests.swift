@@ -105,23 +105,24 @@ struct InlineReadTests {
             try await engine.write { writer in
                 try await writer.evolveSchema(from: nil, to: schema)
             }
-            let countedOnCaller: @Sendable () async throws -> Bool = {
+            let countedInline: @Sendable () async throws -> Bool = {
+                // By the connection, not the thread: a GCD thread that ran the caller may run one
+                // of GRDB's readers next.
                 try await withTaskExecutorPreference(executor) {
-                    let caller = CallingThread()
-                    return try await engine.read { reader in
+                    try await engine.read { reader in
                         let page = try await reader.fetchObjects(schema, query: ObjectQuery(limit: 20, countsTotal: true))
                         #expect(page.objects.count == 1 && page.total == 1)
-                        return caller.isCurrent
+                        return Self.isInline(reader)
                     }
                 }
             }
             try await engine.pool.write { db in
                 try db.execute(sql: "INSERT INTO thing (rowid, thing_id, createddate, lastmoddate) VALUES (1, 'a', 1, 1)")
             }
-            #expect(try await countedOnCaller())
+            #expect(try await countedInline())
             // One row still, but as far along the table's b-tree as a table of 60,000 rows.
             try await engine.pool.write { db in try db.execute(sql: "UPDATE thing SET rowid = 60000") }
-            #expect(try await !countedOnCaller())
+            #expect(try await !countedInline())
         }
     }
 
@@ -133,11 +134,10 @@ struct InlineReadTests {
             try await engine.write { writer in
                 try await writer.evolveSchema(from: nil, to: schema)
             }
-            let keysOnCaller: @Sendable () async throws -> (count: Int, onCaller: Bool) = {
+            let keysInline: @Sendable () async throws -> (count: Int, inline: Bool) = {
                 try await withTaskExecutorPreference(executor) {
-                    let caller = CallingThread()
-                    return try await engine.read { reader in
-                        (try await reader.fetchPrimaryKeys(schema, query: ObjectQuery()).count, caller.isCurrent)
+                    try await engine.read { reader in
+                        (try await reader.fetchPrimaryKeys(schema, query: ObjectQuery()).count, Self.isInline(reader))
                     }
                 }
             }
@@ -148,7 +148,7 @@ struct InlineReadTests {
                     INSERT INTO thing (thing_id, createddate, lastmoddate) SELECT printf('k%09d', x), x, x FROM n
                     """)
             }
-            #expect(try await keysOnCaller() == (100, true))
+            #expect(try await keysInline() == (100, true))
             // 200 more keys of 50,000 bytes: a few thousand steps, far under the step limit,
             // but 10 MB copied out. Before the bytes counted, all of it on the calling thread.
             try await engine.pool.write { db in
@@ -157,7 +157,7 @@ struct InlineReadTests {
                     INSERT INTO thing (thing_id, createddate, lastmoddate) SELECT printf('l%09d', x) || replace(hex(zeroblob(24995)), '00', 'ab'), x, x FROM n
                     """)
             }
-            #expect(try await keysOnCaller() == (300, false))
+            #expect(try await keysInline() == (300, false))
         }
     }
 
@@ -207,6 +207,11 @@ struct InlineReadTests {
             #expect(long.stops == 2)
             #expect(long.isEmpty)
         }
+    }
+
+    /// Whether `reader` reads on one of the inline connections, which run on the calling thread.
+    static func isInline(_ reader: any StorageReader) -> Bool {
+        (reader as? SQLiteTransaction)?.db.configuration.label == SQLiteInlineReaders.label
     }
 
     @Test("the engine's read runs its body, the domain's async work, on the calling thread too")
