@@ -51,53 +51,13 @@ struct RelationLoader: Sendable {
             topLinks.append(graph.link(object, relations: topRelations, level: 0, remaining: objects.count - position))
         }
         var allowance = ReadAllowance(limit: byteLimit, memory: memory)
-        while true {
-            let pending = graph.pendingTargets()
-            guard !pending.isEmpty else { break }
-            var loaded: [Loaded] = []
-            for target in graph.loadOrder(pending) {
-                var (ids, slots) = graph.takePending(of: target)
-                // A target schema that was never created holds no objects: its ids are dropped.
-                guard let targetSchema = graph.definition(of: target) else { continue }
-                let rows = try await graph.visibleRows(of: target) { try await visibleRows(targetSchema, reader) }
-                if rows == .nothing { continue }
-                let relations = graph.relations(of: targetSchema)
-                graph.setRelations(relations, of: target)
-                let present = admit(targetSchema)
-                while !ids.isEmpty {
-                    let readLimit = try allowance.beforeRead()
-                    let page = try await reader.fetchObjects(targetSchema, ids: ids, admitting: rows, byteLimit: readLimit)
-                    let stoppedEarly = try allowance.afterRead(page)
-                    var cursor = 0
-                    var returned = Set<String>()
-                    for object in page.objects {
-                        guard let id = object[targetSchema.primaryKey]?.stringValue else { continue }
-                        if stoppedEarly { returned.insert(id) }
-                        guard let slot = graph.slot(ofLoaded: id, target: target, ids: ids, slots: slots, cursor: &cursor),
-                            let visible = present(object)
-                        else { continue }
-                        graph.entries[slot].object = visible
-                        // An id named at level n is shown at depth n + 1: its object's own
-                        // relations are followed only within the depth asked.
-                        if graph.entries[slot].level + 1 < depth {
-                            loaded.append(Loaded(relations: relations, object: visible, slot: slot))
-                        }
-                    }
-                    guard stoppedEarly else { break }
-                    // The read stopped at what it had taken ahead, short of the limit: the ids it
-                    // did not reach are read next, with more taken ahead.
-                    let left = ids.indices.filter { !returned.contains(ids[$0]) }
-                    (ids, slots) = (left.map { ids[$0] }, left.map { slots[$0] })
-                }
-            }
-            follow(loaded, in: &graph)
-            loaded = []
-            while let slot = graph.takeLowered() {
-                let entry = graph.entries[slot]
-                guard let object = entry.object, entry.level + 1 < depth else { continue }
-                let relations = graph.targets[entry.target].relations
-                graph.entries[slot].links = graph.link(object, relations: relations, level: entry.level + 1, remaining: 1)
-            }
+        do {
+            try await load(&graph, depth: depth, reader: reader, allowance: &allowance)
+        } catch {
+            // The objects read are let go with the read: a read that runs again (a snapshot
+            // asked for late, a read moved off the event loop) takes them anew.
+            allowance.giveBackAll()
+            throw error
         }
         // Assembled in place, each object held only where it is assembled: with a second reference,
         // the first related object set copied its members (docs/benchmarks.md, "Figures behind
@@ -108,24 +68,91 @@ struct RelationLoader: Sendable {
         }
     }
 
+    /// Loads the objects `graph` names, round by round, `depth` levels deep.
+    private func load(_ graph: inout ExpansionGraph, depth: Int, reader: any StorageReader, allowance: inout ReadAllowance) async throws {
+        while true {
+            let pending = graph.pendingTargets()
+            guard !pending.isEmpty else { break }
+            var loaded: [Loaded] = []
+            for target in graph.loadOrder(pending) {
+                let (ids, slots) = graph.takePending(of: target)
+                // A target schema that was never created holds no objects: its ids are dropped.
+                guard let targetSchema = graph.definition(of: target) else { continue }
+                let rows = try await graph.visibleRows(of: target) { try await visibleRows(targetSchema, reader) }
+                if rows == .nothing { continue }
+                let relations = graph.relations(of: targetSchema)
+                graph.setRelations(relations, of: target)
+                let present = admit(targetSchema)
+                try await read(ids, slots: slots, of: target, schema: targetSchema, admitting: rows, reader: reader, allowance: &allowance, graph: &graph) {
+                    object, slot, graph in
+                    guard let visible = present(object) else { return }
+                    graph.entries[slot].object = visible
+                    // An id named at level n is shown at depth n + 1: its object's own relations
+                    // are followed only within the depth asked.
+                    if graph.entries[slot].level + 1 < depth {
+                        loaded.append(Loaded(relations: relations, object: visible, slot: slot))
+                    }
+                }
+            }
+            follow(loaded, in: &graph)
+            while let slot = graph.takeLowered() {
+                let entry = graph.entries[slot]
+                guard let object = entry.object, entry.level + 1 < depth else { continue }
+                let relations = graph.targets[entry.target].relations
+                graph.entries[slot].links = graph.link(object, relations: relations, level: entry.level + 1, remaining: 1)
+            }
+        }
+    }
+
+    /// Reads the objects of `ids` (of `target`, at `slots`) and hands each to `found` with its
+    /// slot: in one statement, or in several when a read stops at what it took ahead of the
+    /// request's memory (`ReadAllowance`), each reading the ids the one before did not reach.
+    private func read(
+        _ ids: [String], slots: [Int], of target: Int, schema: SchemaDefinition, admitting rows: RowFilter?, reader: any StorageReader,
+        allowance: inout ReadAllowance, graph: inout ExpansionGraph, found: (JSONObject, Int, inout ExpansionGraph) -> Void
+    ) async throws {
+        var (ids, slots) = (ids, slots)
+        while !ids.isEmpty {
+            let readLimit = try allowance.beforeRead()
+            let page = try await reader.fetchObjects(schema, ids: ids, admitting: rows, byteLimit: readLimit)
+            let stoppedEarly = try allowance.afterRead(page)
+            var cursor = 0
+            var returned = Set<String>()
+            for object in page.objects {
+                guard let id = object[schema.primaryKey]?.stringValue else { continue }
+                if stoppedEarly { returned.insert(id) }
+                guard let slot = graph.slot(ofLoaded: id, target: target, ids: ids, slots: slots, cursor: &cursor) else { continue }
+                found(object, slot, &graph)
+            }
+            guard stoppedEarly else { return }
+            // The read stopped at what it had taken ahead, short of the limit: the ids it did
+            // not reach are read next, with more taken ahead.
+            let left = ids.indices.filter { !returned.contains(ids[$0]) }
+            (ids, slots) = (left.map { ids[$0] }, left.map { slots[$0] })
+        }
+    }
+
     /// What each read of an expansion may hold: what is left of `byteLimit`, and, when its
     /// request's memory is counted, only what it took of that memory ahead of the read. What it
-    /// takes ahead doubles with what the expansion has read: an expansion of less than
-    /// `firstStep` takes one statement per schema, as without counting, and one of megabytes a
-    /// few more, never many.
+    /// takes ahead is twice what the expansion has read so far: an expansion of less than
+    /// `firstStep` takes one statement per schema, as without counting, and one of 30 MB six.
     private struct ReadAllowance {
-        /// What one request may take ahead of its first read: small enough that thousands of
-        /// requests may read at once, large enough for the expansions apps make.
+        /// What one request takes ahead of its first read: small enough that thousands of
+        /// requests may read at once, large enough for the expansions apps make. When it does
+        /// not fit, the first read takes what the memory never counts (`AnswerMemory.uncounted`):
+        /// a small expansion is never refused for others' large ones.
         static let firstStep = 256 * 1024
 
         /// What is left of `byteLimit`: nil for no limit.
         private var bytesLeft: Int?
         private let limit: Int?
         private let memory: (any AnswerMemory)?
-        /// What the expansion has read and holds of `memory`.
+        /// What the expansion has read.
         private var read = 0
         /// What the read under way took ahead.
         private var ahead = 0
+        /// What it holds of `memory`: what it read, and what the read under way took ahead.
+        private var held = 0
 
         init(limit: Int?, memory: (any AnswerMemory)?) {
             self.limit = limit
@@ -137,8 +164,14 @@ struct RelationLoader: Sendable {
         /// not fit.
         mutating func beforeRead() throws -> Int? {
             guard let memory else { return bytesLeft }
-            ahead = min(bytesLeft ?? .max, max(Self.firstStep, read))
-            try memory.take(ahead)
+            ahead = min(bytesLeft ?? .max, max(Self.firstStep, 2 * read))
+            do {
+                try memory.take(ahead)
+            } catch where read == 0 && memory.uncounted < ahead {
+                ahead = min(bytesLeft ?? .max, memory.uncounted)
+                try memory.take(ahead)
+            }
+            held += ahead
             return ahead
         }
 
@@ -148,7 +181,12 @@ struct RelationLoader: Sendable {
         mutating func afterRead(_ page: ObjectPage) throws -> Bool {
             if let memory {
                 // A read keeps the row that passes its limit.
-                if page.storedBytes > ahead { try memory.take(page.storedBytes - ahead) } else { memory.giveBack(ahead - page.storedBytes) }
+                if page.storedBytes > ahead {
+                    try memory.take(page.storedBytes - ahead)
+                } else {
+                    memory.giveBack(ahead - page.storedBytes)
+                }
+                held += page.storedBytes - ahead
                 read += page.storedBytes
             }
             let stoppedAtStep = page.endedAtByteLimit && memory != nil && ahead < (bytesLeft ?? .max)
@@ -159,6 +197,12 @@ struct RelationLoader: Sendable {
                 }
             }
             return stoppedAtStep
+        }
+
+        /// Gives back all it holds.
+        mutating func giveBackAll() {
+            memory?.giveBack(held)
+            held = 0
         }
     }
 

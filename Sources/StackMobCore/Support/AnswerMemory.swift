@@ -4,6 +4,9 @@
 /// share (docs/architecture.md, "Memory per request"): many such requests at once are refused as
 /// they grow, rather than each building up to the limit before anything counts it.
 public protocol AnswerMemory: Sendable {
+    /// What a request may hold without its being counted: a take that leaves it within this
+    /// never throws, so that small answers go through whatever large ones are built.
+    var uncounted: Int { get }
     /// Takes `bytes` more until the request ends; throws, taking nothing, when they do not fit.
     func take(_ bytes: Int) throws
     /// Gives back `bytes` taken before that the request no longer holds.

@@ -62,6 +62,10 @@ final class BodyBudget: Sendable {
         var byClient: [String: Int] = [:]
         /// The part of `byClient` that answers hold.
         var answersByClient: [String: Int] = [:]
+        /// The requests building an answer that counts (`CountedAnswerMemory`), by client, in the
+        /// order they first took a counted share: the first may pass its client's share.
+        var buildersByClient: [String: [Int]] = [:]
+        var nextBuilder = 0
     }
 
     /// Bodies of at most this many bytes are not counted.
@@ -90,12 +94,14 @@ final class BodyBudget: Sendable {
     }
 
     /// Runs `body` with what it builds of an answer whose size `request` chooses (an expansion)
-    /// counted as it grows (`CountedAnswerMemory`), given back when it returns.
+    /// counted as it grows (`CountedAnswerMemory`), given back when it returns. Every request,
+    /// whatever it seems to ask: what asks for expansion is the handler's to parse, in every
+    /// spelling it accepts (a percent-encoded `_expand` among them), and a request that builds
+    /// nothing takes nothing.
     private nonisolated(nonsending) func building<T>(
         _ request: Request, context: StackMobRequestContext, _ body: nonisolated(nonsending) () async throws -> T
     ) async throws -> T {
-        guard ExpandDepth.mayBeAsked(request) else { return try await body() }
-        let memory = CountedAnswerMemory(holding: Holding(budget: self, answer: true, client: client(of: request, context: context)))
+        let memory = CountedAnswerMemory(holding: Holding(budget: self, answer: true, builds: true, client: client(of: request, context: context)))
         defer { memory.release() }
         return try await AnswerMemoryScope.$current.withValue(memory) { try await body() }
     }
@@ -166,17 +172,38 @@ final class BodyBudget: Sendable {
 
     /// Takes `bytes` for `client`; throws `Refused` when they do not fit, unless `mayRefuse` is
     /// false. An answer's `bytes` stop the client's writes (`admitWrite`) unless they are `kept`:
-    /// what the answer holds besides its text.
-    private func reserve(_ bytes: Int, for client: String, afterReading: Bool, answer: Bool, kept: Bool = false, mayRefuse: Bool) throws(Refused) {
+    /// what the answer holds besides its text. A `builder` (`register(builder:)`) that is its
+    /// client's first may pass the client's share, not the listener's.
+    private func reserve(
+        _ bytes: Int, for client: String, afterReading: Bool, answer: Bool, kept: Bool = false, mayRefuse: Bool, builder: Int? = nil
+    ) throws(Refused) {
         try held.withLock { (held: inout Held) throws(Refused) in
             let clients = held.byClient[client, default: 0]
             if mayRefuse {
-                guard clients + bytes <= perClient else { throw Refused(perClient: true, afterReading: afterReading, answer: answer) }
+                let firstBuilder = builder != nil && held.buildersByClient[client]?.first == builder
+                guard clients + bytes <= perClient || firstBuilder else { throw Refused(perClient: true, afterReading: afterReading, answer: answer) }
                 guard held.total + bytes <= total else { throw Refused(perClient: false, afterReading: afterReading, answer: answer) }
             }
             held.byClient[client] = clients + bytes
             held.total += bytes
             if answer && !kept { held.answersByClient[client, default: 0] += bytes }
+        }
+    }
+
+    /// A request of `client` that builds an answer, from now on, after those before it: its
+    /// number for `reserve` and `unregister`.
+    private func register(builderOf client: String) -> Int {
+        held.withLock { held in
+            held.nextBuilder += 1
+            held.buildersByClient[client, default: []].append(held.nextBuilder)
+            return held.nextBuilder
+        }
+    }
+
+    private func unregister(builder: Int, of client: String) {
+        held.withLock { held in
+            held.buildersByClient[client]?.removeAll { $0 == builder }
+            if held.buildersByClient[client]?.isEmpty == true { held.buildersByClient[client] = nil }
         }
     }
 
@@ -204,6 +231,10 @@ final class BodyBudget: Sendable {
         private let mayRefuse: Bool
         /// Who the client is, worked out the first time the request takes a share.
         private let client: @Sendable () -> String
+        /// Whether it holds what a request builds (`CountedAnswerMemory`): the first of its
+        /// client's such holdings to take a counted share may pass the client's share (within
+        /// the listener's), so that requests building at once never all fail for one another.
+        private let builds: Bool
         private let share = Mutex<Share>(Share())
 
         private struct Share {
@@ -214,12 +245,15 @@ final class BodyBudget: Sendable {
             /// from the answer's bytes, so that it does not stop the client's writes
             /// (`admitWrite`), and left by `release()`.
             var kept = 0
+            /// Its number among its client's builders, once it took a counted share.
+            var builder: Int?
         }
 
-        init(budget: BodyBudget, answer: Bool, mayRefuse: Bool = true, client: @escaping @Sendable () -> String) {
+        init(budget: BodyBudget, answer: Bool, mayRefuse: Bool = true, builds: Bool = false, client: @escaping @Sendable () -> String) {
             self.budget = budget
             self.answer = answer
             self.mayRefuse = mayRefuse
+            self.builds = builds
             self.client = client
         }
 
@@ -255,7 +289,9 @@ final class BodyBudget: Sendable {
                 if target < share.kept {
                     budget.release(share.kept - target, for: client, answer: false)
                 } else {
-                    try budget.reserve(target - share.kept, for: client, afterReading: true, answer: answer, kept: true, mayRefuse: mayRefuse)
+                    if builds, share.builder == nil { share.builder = budget.register(builderOf: client) }
+                    try budget.reserve(
+                        target - share.kept, for: client, afterReading: true, answer: answer, kept: true, mayRefuse: mayRefuse, builder: share.builder)
                 }
                 share.client = client
                 share.kept = target
@@ -277,6 +313,7 @@ final class BodyBudget: Sendable {
                 if let client = share.client {
                     if share.bytes > 0 { budget.release(share.bytes, for: client, answer: answer) }
                     if share.kept > 0 { budget.release(share.kept, for: client, answer: false) }
+                    if let builder = share.builder { budget.unregister(builder: builder, of: client) }
                 }
                 share = Share()
             }

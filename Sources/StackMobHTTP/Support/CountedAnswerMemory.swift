@@ -6,8 +6,11 @@ import Synchronization
 /// budgets and the listener's as it grows (`BodyBudget.Holding.keep(_:)`), until its handler
 /// returns; its answer's text is counted from then on as every answer's is
 /// (`BodyBudget.answering`). What does not fit is refused as a large answer is, with a `503` and
-/// `Retry-After` that the SDKs retry (PROTOCOL §10.3), unless the request is alone in its
-/// client's share: it then always fits, as a large body does.
+/// `Retry-After` that the SDKs retry (PROTOCOL §10.3), except for the first of its client's
+/// requests to build a counted answer, which may pass the client's share (not the listener's):
+/// requests building at once never all fail for one another, and a client holds at most twice
+/// its share. The first `uncounted` bytes are never counted, so that small answers go through
+/// whatever large ones are built.
 ///
 /// Without it, each request built up to `limits.max_expanded_response_bytes` of related objects
 /// and as much text before anything counted them: a client's connections, each asking for a
@@ -26,6 +29,8 @@ final class CountedAnswerMemory: AnswerMemory {
     init(holding: BodyBudget.Holding) {
         self.holding = holding
     }
+
+    var uncounted: Int { BodyBudget.uncounted }
 
     func take(_ bytes: Int) throws {
         try state.withLock { (state: inout State) throws(BodyBudget.Refused) in

@@ -13,10 +13,4 @@ enum ExpandDepth {
         }
         return 0
     }
-
-    /// Whether `request` may ask for expansion, without parsing anything: for the body budgets,
-    /// which count what an expansion builds (`BodyBudget`).
-    static func mayBeAsked(_ request: Request) -> Bool {
-        request.headers[.stackMobExpand] != nil || request.uri.query?.contains("_expand") == true
-    }
 }
