@@ -94,13 +94,12 @@ final class BodyBudget: Sendable {
     }
 
     /// Runs `body` with what it builds of an answer whose size `request` chooses (an expansion)
-    /// counted as it grows (`CountedAnswerMemory`), given back when it returns. Every request,
-    /// whatever it seems to ask: what asks for expansion is the handler's to parse, in every
-    /// spelling it accepts (a percent-encoded `_expand` among them), and a request that builds
-    /// nothing takes nothing.
+    /// counted as it grows (`CountedAnswerMemory`), given back when it returns: every request
+    /// that may ask for one in any spelling the handlers accept (`ExpandDepth.mayBeAsked`).
     private nonisolated(nonsending) func building<T>(
         _ request: Request, context: StackMobRequestContext, _ body: nonisolated(nonsending) () async throws -> T
     ) async throws -> T {
+        guard ExpandDepth.mayBeAsked(request) else { return try await body() }
         let memory = CountedAnswerMemory(holding: Holding(budget: self, answer: true, builds: true, client: client(of: request, context: context)))
         defer { memory.release() }
         return try await AnswerMemoryScope.$current.withValue(memory) { try await body() }

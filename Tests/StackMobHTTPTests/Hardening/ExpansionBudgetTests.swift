@@ -122,10 +122,10 @@ struct ExpansionBudgetTests {
         }
     }
 
-    /// The ways a request asks for expansion: the query parameter, percent-encoded or not, and
-    /// the header.
+    /// The ways a request asks for expansion: the query parameter, with any of its letters
+    /// percent-encoded or none, and the header.
     static let spellings: [(path: String, headers: [String])] = [
-        ("?_expand=1", []), ("?%5Fexpand=1", []), ("", ["X-StackMob-Expand: 1"]),
+        ("?_expand=1", []), ("?%5Fexpand=1", []), ("?_%65xpand=1", []), ("", ["X-StackMob-Expand: 1"]),
     ]
 
     /// The holders, expanded, on a connection of its own.
