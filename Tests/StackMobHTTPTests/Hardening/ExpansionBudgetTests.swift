@@ -113,6 +113,16 @@ struct ExpansionBudgetTests {
             // Its larger one is refused until there is room.
             let large = try await BodyBudgetTests.read("/tiny/w?_expand=1", from: "203.0.113.72", port: client.port)
             #expect(large.status == 503 && large.headers["retry-after"] == "1", "\(large.status) \(large.body.prefix(300))")
+            // A write is done before its answer is built: its expansion, refused, gives way to
+            // the relations as ids, rather than a refusal the SDK would send again.
+            let write = try await RawConnection.connect(port: client.port)
+            try await write.send(
+                HTTP1ConnectionTests.request(
+                    "PUT", "/tiny/w", headers: ["X-Forwarded-For: 203.0.113.72", "X-StackMob-Expand: 1"], body: #"{"title":"t"}"#))
+            let written = try #require(try await write.response())
+            await write.close()
+            #expect(written.status == 200, "\(written.status) \(written.body.prefix(300))")
+            #expect(written.body.contains(#""tags":["w0","w1","w2","w3","w4"]"#) && written.body.contains(#""title":"t""#), "\(written.body.prefix(300))")
             try await first.send(String(body.dropFirst(1000)))
             #expect(try await first.response()?.status == 201)
             try await second.send(String(body.dropFirst(1000)))
