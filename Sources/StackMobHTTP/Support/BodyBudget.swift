@@ -62,10 +62,16 @@ final class BodyBudget: Sendable {
         var byClient: [String: Int] = [:]
         /// The part of `byClient` that answers hold.
         var answersByClient: [String: Int] = [:]
-        /// The requests building an answer that counts (`CountedAnswerMemory`), by client, in the
-        /// order they first took a counted share: the first may pass its client's share.
-        var buildersByClient: [String: [Int]] = [:]
+        /// The requests building an answer that counts (`CountedAnswerMemory`), by client.
+        var buildersByClient: [String: Builders] = [:]
         var nextBuilder = 0
+    }
+
+    /// A client's requests building an answer that counts: their numbers, in the order they
+    /// first took a counted share, and what they hold in all (a part of `byClient`).
+    private struct Builders {
+        var order: [Int] = []
+        var bytes = 0
     }
 
     /// Bodies of at most this many bytes are not counted.
@@ -171,21 +177,28 @@ final class BodyBudget: Sendable {
 
     /// Takes `bytes` for `client`; throws `Refused` when they do not fit, unless `mayRefuse` is
     /// false. An answer's `bytes` stop the client's writes (`admitWrite`) unless they are `kept`:
-    /// what the answer holds besides its text. A `builder` (`register(builder:)`) that is its
-    /// client's first may pass the client's share, not the listener's.
+    /// what the answer holds besides its text. A `builder` (`register(builderOf:)`), holding
+    /// `own` already, that is its client's first may pass what the client's other builders hold
+    /// of its share, so that they never all fail for one another; never what its bodies and
+    /// answers hold, nor the listener's budget.
     private func reserve(
-        _ bytes: Int, for client: String, afterReading: Bool, answer: Bool, kept: Bool = false, mayRefuse: Bool, builder: Int? = nil
+        _ bytes: Int, for client: String, afterReading: Bool, answer: Bool, kept: Bool = false, mayRefuse: Bool, builder: Int? = nil,
+        own: Int = 0
     ) throws(Refused) {
         try held.withLock { (held: inout Held) throws(Refused) in
             let clients = held.byClient[client, default: 0]
             if mayRefuse {
-                let firstBuilder = builder != nil && held.buildersByClient[client]?.first == builder
-                guard clients + bytes <= perClient || firstBuilder else { throw Refused(perClient: true, afterReading: afterReading, answer: answer) }
+                var fits = clients + bytes <= perClient
+                if !fits, let builder, let builders = held.buildersByClient[client], builders.order.first == builder {
+                    fits = clients - (builders.bytes - own) + bytes <= perClient
+                }
+                guard fits else { throw Refused(perClient: true, afterReading: afterReading, answer: answer) }
                 guard held.total + bytes <= total else { throw Refused(perClient: false, afterReading: afterReading, answer: answer) }
             }
             held.byClient[client] = clients + bytes
             held.total += bytes
             if answer && !kept { held.answersByClient[client, default: 0] += bytes }
+            if builder != nil { held.buildersByClient[client, default: Builders()].bytes += bytes }
         }
     }
 
@@ -194,19 +207,21 @@ final class BodyBudget: Sendable {
     private func register(builderOf client: String) -> Int {
         held.withLock { held in
             held.nextBuilder += 1
-            held.buildersByClient[client, default: []].append(held.nextBuilder)
+            held.buildersByClient[client, default: Builders()].order.append(held.nextBuilder)
             return held.nextBuilder
         }
     }
 
     private func unregister(builder: Int, of client: String) {
         held.withLock { held in
-            held.buildersByClient[client]?.removeAll { $0 == builder }
-            if held.buildersByClient[client]?.isEmpty == true { held.buildersByClient[client] = nil }
+            held.buildersByClient[client]?.order.removeAll { $0 == builder }
+            if held.buildersByClient[client]?.order.isEmpty == true { held.buildersByClient[client] = nil }
         }
     }
 
-    private func release(_ bytes: Int, for client: String, answer: Bool) {
+    /// Gives back `bytes` of `client`'s: an answer's text's when `answer`, a builder's when
+    /// `builder`.
+    private func release(_ bytes: Int, for client: String, answer: Bool, builder: Bool = false) {
         held.withLock { held in
             let left = held.byClient[client, default: bytes] - bytes
             held.byClient[client] = left > 0 ? left : nil
@@ -215,6 +230,7 @@ final class BodyBudget: Sendable {
                 let answers = held.answersByClient[client, default: bytes] - bytes
                 held.answersByClient[client] = answers > 0 ? answers : nil
             }
+            if builder { held.buildersByClient[client]?.bytes -= bytes }
         }
     }
 
@@ -231,8 +247,9 @@ final class BodyBudget: Sendable {
         /// Who the client is, worked out the first time the request takes a share.
         private let client: @Sendable () -> String
         /// Whether it holds what a request builds (`CountedAnswerMemory`): the first of its
-        /// client's such holdings to take a counted share may pass the client's share (within
-        /// the listener's), so that requests building at once never all fail for one another.
+        /// client's such holdings to take a counted share may pass what the others hold of the
+        /// client's share (`reserve`), so that requests building at once never all fail for one
+        /// another.
         private let builds: Bool
         private let share = Mutex<Share>(Share())
 
@@ -286,11 +303,12 @@ final class BodyBudget: Sendable {
                 if target <= BodyBudget.uncounted { target = 0 }
                 guard let client = share.client ?? (target > 0 ? self.client() : nil), target != share.kept else { return }
                 if target < share.kept {
-                    budget.release(share.kept - target, for: client, answer: false)
+                    budget.release(share.kept - target, for: client, answer: false, builder: share.builder != nil)
                 } else {
                     if builds, share.builder == nil { share.builder = budget.register(builderOf: client) }
                     try budget.reserve(
-                        target - share.kept, for: client, afterReading: true, answer: answer, kept: true, mayRefuse: mayRefuse, builder: share.builder)
+                        target - share.kept, for: client, afterReading: true, answer: answer, kept: true, mayRefuse: mayRefuse, builder: share.builder,
+                        own: share.kept)
                 }
                 share.client = client
                 share.kept = target
@@ -311,7 +329,7 @@ final class BodyBudget: Sendable {
             share.withLock { share in
                 if let client = share.client {
                     if share.bytes > 0 { budget.release(share.bytes, for: client, answer: answer) }
-                    if share.kept > 0 { budget.release(share.kept, for: client, answer: false) }
+                    if share.kept > 0 { budget.release(share.kept, for: client, answer: false, builder: share.builder != nil) }
                     if let builder = share.builder { budget.unregister(builder: builder, of: client) }
                 }
                 share = Share()

@@ -6,11 +6,12 @@ import Synchronization
 /// budgets and the listener's as it grows (`BodyBudget.Holding.keep(_:)`), until its handler
 /// returns; its answer's text is counted from then on as every answer's is
 /// (`BodyBudget.answering`). What does not fit is refused as a large answer is, with a `503` and
-/// `Retry-After` that the SDKs retry (PROTOCOL §10.3), except for the first of its client's
-/// requests to build a counted answer, which may pass the client's share (not the listener's):
-/// requests building at once never all fail for one another, and a client holds at most twice
-/// its share. The first `uncounted` bytes are never counted, so that small answers go through
-/// whatever large ones are built.
+/// `Retry-After` that the SDKs retry (PROTOCOL §10.3). The first of a client's requests to build
+/// a counted answer may pass what its other such requests hold of the client's share (never what
+/// the client's bodies and answers hold, nor the listener's budget): requests building at once
+/// never all fail for one another, and all a client builds holds at most twice its share. The
+/// first `uncounted` bytes are never counted, so that small answers go through whatever large
+/// ones are built.
 ///
 /// Without it, each request built up to `limits.max_expanded_response_bytes` of related objects
 /// and as much text before anything counted them: a client's connections, each asking for a
