@@ -302,6 +302,9 @@ final class BodyBudget: Sendable {
                 var target = min(bytes, budget.perClient - share.bytes, budget.total - share.bytes)
                 if target <= BodyBudget.uncounted { target = 0 }
                 guard let client = share.client ?? (target > 0 ? self.client() : nil), target != share.kept else { return }
+                // Known before anything is taken, so that `releaseAll` finds a builder registered
+                // by a keep that was then refused.
+                share.client = client
                 if target < share.kept {
                     budget.release(share.kept - target, for: client, answer: false, builder: share.builder != nil)
                 } else {
@@ -310,7 +313,6 @@ final class BodyBudget: Sendable {
                         target - share.kept, for: client, afterReading: true, answer: answer, kept: true, mayRefuse: mayRefuse, builder: share.builder,
                         own: share.kept)
                 }
-                share.client = client
                 share.kept = target
             }
         }
@@ -320,7 +322,7 @@ final class BodyBudget: Sendable {
             share.withLock { share in
                 if let client = share.client, share.bytes > 0 { budget.release(share.bytes, for: client, answer: answer) }
                 share.bytes = 0
-                if share.kept == 0 { share.client = nil }
+                if share.kept == 0, share.builder == nil { share.client = nil }
             }
         }
 
