@@ -26,44 +26,46 @@ struct BodyBudgetBuildersTests {
     @Test("the first builder passes what the client's other builders hold, not what its answers hold")
     func firstPassesOthers() throws {
         let budget = Self.budget()
-        let first = Self.builder(budget)
-        let second = Self.builder(budget)
-        try first.keep(600 * Self.kibibyte)
-        try second.keep(400 * Self.kibibyte)
-        // 1,000 KiB held: the second may not grow past the share, the first may, by what the
-        // second holds.
-        #expect(throws: BodyBudget.Refused.self) { try second.keep(500 * Self.kibibyte) }
-        try first.keep(900 * Self.kibibyte)
-        first.releaseAll()
-        second.releaseAll()
-
+        try Self.firstPassesSecond(budget)
         // An answer holds the share: the first builder may not pass it.
-        let answer = BodyBudget.Holding(budget: budget, answer: true, client: { "client" })
-        try answer.grow(to: 900 * Self.kibibyte)
-        let alone = Self.builder(budget)
-        #expect(throws: BodyBudget.Refused.self) { try alone.keep(300 * Self.kibibyte) }
-        alone.releaseAll()
-        answer.releaseAll()
+        try Self.builderRefused(budget, behindAnswerOf: 900 * Self.kibibyte)
     }
 
     @Test("a builder refused at its first counted share is forgotten when it ends: it never stays first")
     func refusedBuilderIsForgotten() throws {
         let budget = Self.budget()
         // The share full of an answer: a builder's first keep registers it, then is refused.
-        let answer = BodyBudget.Holding(budget: budget, answer: true, client: { "client" })
-        try answer.grow(to: 1024 * Self.kibibyte)
-        let refused = Self.builder(budget)
-        #expect(throws: BodyBudget.Refused.self) { try refused.keep(300 * Self.kibibyte) }
-        refused.releaseAll()
-        answer.releaseAll()
+        try Self.builderRefused(budget, behindAnswerOf: 1024 * Self.kibibyte)
         // Two builders later: the one that took a counted share first is first. Before, the
         // refused one stayed registered, first for good, and neither of these could pass.
-        let first = Self.builder(budget)
-        let second = Self.builder(budget)
-        try first.keep(600 * Self.kibibyte)
-        try second.keep(400 * Self.kibibyte)
-        try first.keep(900 * Self.kibibyte)
-        first.releaseAll()
-        second.releaseAll()
+        try Self.firstPassesSecond(budget)
+    }
+
+    /// An answer holding `bytes` of the share: a builder alone that asks for 300 KiB past it is
+    /// refused. Both end.
+    static func builderRefused(_ budget: BodyBudget, behindAnswerOf bytes: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let answer = BodyBudget.Holding(budget: budget, answer: true, client: { "client" })
+        let alone = builder(budget)
+        defer {
+            alone.releaseAll()
+            answer.releaseAll()
+        }
+        try answer.grow(to: bytes)
+        #expect(throws: BodyBudget.Refused.self, sourceLocation: sourceLocation) { try alone.keep(300 * kibibyte) }
+    }
+
+    /// Two builders holding 1,000 KiB of the share: the second may not grow past it, the first
+    /// may, by what the second holds.
+    static func firstPassesSecond(_ budget: BodyBudget, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let first = builder(budget)
+        let second = builder(budget)
+        defer {
+            first.releaseAll()
+            second.releaseAll()
+        }
+        try first.keep(600 * kibibyte)
+        try second.keep(400 * kibibyte)
+        #expect(throws: BodyBudget.Refused.self, sourceLocation: sourceLocation) { try second.keep(500 * kibibyte) }
+        try first.keep(900 * kibibyte)
     }
 }
