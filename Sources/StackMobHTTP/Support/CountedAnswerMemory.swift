@@ -34,10 +34,7 @@ final class CountedAnswerMemory: AnswerMemory {
     var uncounted: Int { BodyBudget.uncounted }
 
     func take(_ bytes: Int) throws {
-        try state.withLock { (state: inout State) throws(BodyBudget.Refused) in
-            try holding.keep(state.taken + bytes)
-            state.taken += bytes
-        }
+        try taking(bytes)
     }
 
     func giveBack(_ bytes: Int) {
@@ -51,15 +48,19 @@ final class CountedAnswerMemory: AnswerMemory {
     /// `take(_:)` for the JSON writer, which cannot throw: false when the bytes do not fit, the
     /// refusal kept for `refusal`.
     func grant(_ bytes: Int) -> Bool {
-        state.withLock { state in
-            do throws(BodyBudget.Refused) {
-                try holding.keep(state.taken + bytes)
-                state.taken += bytes
-                return true
-            } catch {
-                state.refusal = error
-                return false
-            }
+        do throws(BodyBudget.Refused) {
+            try taking(bytes)
+            return true
+        } catch {
+            state.withLock { $0.refusal = error }
+            return false
+        }
+    }
+
+    private func taking(_ bytes: Int) throws(BodyBudget.Refused) {
+        try state.withLock { (state: inout State) throws(BodyBudget.Refused) in
+            try holding.keep(state.taken + bytes)
+            state.taken += bytes
         }
     }
 
