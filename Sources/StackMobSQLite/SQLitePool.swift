@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StackMobCore
 import Synchronization
 
 /// The engine's `DatabasePool`, and a few connections beside it for short reads on the calling
@@ -84,16 +85,8 @@ final class SQLitePool: Sendable {
     /// are the other way round: waiting on the shared pool made creates and updates slower, so
     /// `write` waits where it is called (docs/benchmarks.md, "Figures behind design choices").
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        if Self.prefersExecutorOfItsOwn(), let value = try inline.read(limit: Self.inlineStepLimit, body) { return value }
+        if LoopWork.isOnEventLoop, let value = try inline.read(limit: Self.inlineStepLimit, body) { return value }
         return try await withTaskExecutorPreference(globalConcurrentExecutor) { try await self.database.read(body) }
-    }
-
-    /// Whether the current task prefers an executor other than Swift's shared pool.
-    private static func prefersExecutorOfItsOwn() -> Bool {
-        withUnsafeCurrentTask { task in
-            guard let executor = task?.unownedTaskExecutor else { return false }
-            return executor != globalConcurrentExecutor.asUnownedTaskExecutor()
-        }
     }
 
     /// A lookup by key (a row by its primary key or a unique index, and what it expands): on the

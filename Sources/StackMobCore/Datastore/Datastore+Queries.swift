@@ -111,21 +111,22 @@ extension Datastore {
         let batchSize = Self.queryBatchSize
         let near = filter?.nearCondition
         let inBatches = (window.limit ?? .max) > batchSize
-        let loader = relationLoader(caller: caller)
         let expand = request.expand
-        // The first batch, its related objects and the keys of the rest are read in one snapshot.
-        let readFirst: @Sendable (any StorageReader) async throws -> (ObjectPage, [String]) = { reader in
-            var restricted = window
-            let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
-            restricted.filter = Self.restricting(window.filter, to: rows)
-            var (page, keys) = try await Self.firstBatch(of: restricted, inBatches: inBatches, schema: schema, reader: reader)
-            // In place: the page's objects are held once, and expanded without copies.
-            try await loader.expand(&page.objects, schema: schema, depth: expand, reader: reader)
-            return (page, keys)
+        let (page, keys) = try await expanding(depth: expand, caller: caller) { loader in
+            // The first batch, its related objects and the keys of the rest are read in one snapshot.
+            let readFirst: @Sendable (any StorageReader) async throws -> (ObjectPage, [String]) = { reader in
+                var restricted = window
+                let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
+                restricted.filter = Self.restricting(window.filter, to: rows)
+                var (page, keys) = try await Self.firstBatch(of: restricted, inBatches: inBatches, schema: schema, reader: reader)
+                // In place: the page's objects are held once, and expanded without copies.
+                try await loader.expand(&page.objects, schema: schema, depth: expand, reader: reader)
+                return (page, keys)
+            }
+            // Without expansion, the page and its total are usually one statement (the keys of a
+            // rest are a second one, which `readOneStatement` reads in the same snapshot).
+            return try await expand == 0 ? storage.readOneStatement(readFirst) : storage.read(readFirst)
         }
-        // Without expansion, the page and its total are usually one statement (the keys of a
-        // rest are a second one, which `readOneStatement` reads in the same snapshot).
-        let (page, keys) = try await expand == 0 ? storage.readOneStatement(readFirst) : storage.read(readFirst)
         let present = presenter(for: schema)
         let select = request.select
         let presented: @Sendable ([JSONObject]) -> [JSONObject] = { objects in
@@ -134,7 +135,9 @@ extension Datastore {
         var rest: RemainingObjects?
         if !keys.isEmpty {
             rest = RemainingObjects(keys: keys) { batch in
-                let read = try await self.objects(keyedBy: Array(batch), in: schema, expand: expand, caller: caller, loader: loader)
+                let read = try await self.expanding(depth: expand, caller: caller) { loader in
+                    try await self.objects(keyedBy: Array(batch), in: schema, expand: expand, caller: caller, loader: loader)
+                }
                 var objects = read.objects
                 if let near { Self.giveDistances(from: near.origin, in: near.field, to: &objects) }
                 return (presented(objects), read.read)

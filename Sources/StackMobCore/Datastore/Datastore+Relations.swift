@@ -58,9 +58,25 @@ extension Datastore {
     public func expanded(_ object: JSONObject, in schemaName: String, depth: Int, caller: Caller) async throws -> JSONObject {
         let name = try Identifier.schemaName(fromRequest: schemaName)
         guard depth > 0, let schema = registry.definition(named: name) else { return object }
-        let loader = relationLoader(caller: caller)
-        return try await storage.read { reader in
-            try await loader.expand([object], schema: schema, depth: depth, reader: reader)[0]
+        return try await expanding(depth: depth, caller: caller) { loader in
+            try await storage.read { reader in
+                try await loader.expand([object], schema: schema, depth: depth, reader: reader)[0]
+            }
+        }
+    }
+
+    /// `body`'s result with a relation loader for `caller` that expands `depth` levels: built on
+    /// the caller's event loop while the expansion stays small, and again on Swift's shared pool,
+    /// whole, once it outgrows the loop (`RelationLoader.onEventLoop`, `LoopWork`). Whether it
+    /// runs on a loop is asked here, before `body` begins a transaction: inside a SQLite one,
+    /// every task prefers the connection's thread.
+    func expanding<T>(depth: Int, caller: Caller, _ body: (RelationLoader) async throws -> T) async throws -> T {
+        // Without expansion the loader reads nothing: a read by id is not worth the check.
+        guard depth > 0 else { return try await body(relationLoader(caller: caller)) }
+        return try await LoopWork.offTheLoopWhenOutgrown {
+            var loader = relationLoader(caller: caller)
+            loader.onEventLoop = LoopWork.isOnEventLoop
+            return try await body(loader)
         }
     }
 
@@ -68,7 +84,7 @@ extension Datastore {
     /// caller may not read are never loaded (their ids are dropped, as if they did not resolve).
     /// What it reads is counted in the memory of the request it is made for (`AnswerMemory`),
     /// however late the loader runs.
-    func relationLoader(caller: Caller) -> RelationLoader {
+    private func relationLoader(caller: Caller) -> RelationLoader {
         RelationLoader(
             registry: registry, admit: { schema in self.presenter(for: schema) },
             visibleRows: { schema, reader in try await self.readFilter(for: schema, caller: caller, reader: reader) },

@@ -145,11 +145,12 @@ public struct Datastore: Sendable {
         try await authorizeVerb(.read, on: schemaName, caller: caller)
         guard let schema = try await committedSchema(schemaName) else { throw DatastoreError.objectNotFound }
         try validateSelect(select, schema: schema, expand: expand)
-        let loader = relationLoader(caller: caller)
-        let object = try await storage.readByKey { reader -> JSONObject? in
-            let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
-            guard let found = try await self.fetchVisible(schema, id: id, filter: rows, reader: reader) else { return nil }
-            return try await loader.expand([found], schema: schema, depth: expand, reader: reader)[0]
+        let object = try await expanding(depth: expand, caller: caller) { loader in
+            try await storage.readByKey { reader -> JSONObject? in
+                let rows = try await self.authorize(.read, on: schema.name, definition: schema, caller: caller, reader: reader)
+                guard let found = try await self.fetchVisible(schema, id: id, filter: rows, reader: reader) else { return nil }
+                return try await loader.expand([found], schema: schema, depth: expand, reader: reader)[0]
+            }
         }
         guard let object else { throw DatastoreError.objectNotFound }
         return present(selecting(select, from: object, schema: schema), schema: schema)

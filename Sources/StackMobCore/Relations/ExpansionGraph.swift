@@ -94,14 +94,18 @@ struct ExpansionGraph {
     ///   - level: the object's level: 0 for the expanded objects, 1 for their related objects…
     ///   - remaining: how many objects of its round (`RelationLoader`) are left to follow, this
     ///     one included.
-    mutating func link(_ object: JSONObject, relations: [Relation], level: Int, remaining: Int) -> Int {
+    ///   - idLimit: throws `LoopWork.Outgrown` rather than take `links` past it
+    ///     (`RelationLoader.onEventLoop`).
+    mutating func link(_ object: JSONObject, relations: [Relation], level: Int, remaining: Int, idLimit: Int? = nil) throws -> Int {
         let start = links.count
         for relation in relations {
             guard let value = object[relation.field] else {
                 links.append(Self.absent)
                 continue
             }
-            makeRoom(for: Self.idCount(in: value), in: relation.target, remaining: remaining)
+            let ids = Self.idCount(in: value)
+            if let idLimit, links.count + ids > idLimit { throw LoopWork.Outgrown() }
+            makeRoom(for: ids, in: relation.target, remaining: remaining)
             let count = links.count
             links.append(0)
             RelationLoader.forEachId(in: value) { id in

@@ -29,6 +29,19 @@ struct RelationLoader: Sendable {
     /// read first takes what it may hold (`ReadAllowance`), so that requests building at once
     /// cannot each read up to `byteLimit` before any of it counts.
     var memory: (any AnswerMemory)?
+    /// Set for an expansion built on an event loop (`Datastore.expanding`): it stops with
+    /// `LoopWork.Outgrown` once its objects name more than `loopIds` ids or it has read more than
+    /// `loopBytes`, to be built again off the loop: its work grows with what it names and reads
+    /// (a relation field may name 200,000 ids), and the loop's other connections would wait for
+    /// all of it (docs/architecture.md, "The event-loop rule").
+    var onEventLoop = false
+
+    /// The ids an expansion may name on an event loop: a page of twenty objects naming two
+    /// hundred each.
+    static let loopIds = 4_096
+    /// The bytes of stored values an expansion may read on an event loop: its first step
+    /// (`ReadAllowance.firstStep`), so that an expansion of one statement per schema stays there.
+    static let loopBytes = 256 * 1024
 
     /// `objects` (all of `schema`) with their relations expanded `depth` levels deep.
     func expand(_ objects: [JSONObject], schema: SchemaDefinition, depth: Int, reader: any StorageReader) async throws -> [JSONObject] {
@@ -48,9 +61,9 @@ struct RelationLoader: Sendable {
         var topLinks: [Int] = []
         topLinks.reserveCapacity(objects.count)
         for (position, object) in objects.enumerated() {
-            topLinks.append(graph.link(object, relations: topRelations, level: 0, remaining: objects.count - position))
+            topLinks.append(try link(object, relations: topRelations, level: 0, remaining: objects.count - position, in: &graph))
         }
-        var allowance = ReadAllowance(limit: byteLimit, memory: memory)
+        var allowance = ReadAllowance(limit: byteLimit, memory: memory, onEventLoop: onEventLoop)
         do {
             try await load(&graph, depth: depth, reader: reader, allowance: &allowance)
         } catch {
@@ -94,12 +107,12 @@ struct RelationLoader: Sendable {
                     }
                 }
             }
-            follow(loaded, in: &graph)
+            try follow(loaded, in: &graph)
             while let slot = graph.takeLowered() {
                 let entry = graph.entries[slot]
                 guard let object = entry.object, entry.level + 1 < depth else { continue }
                 let relations = graph.targets[entry.target].relations
-                graph.entries[slot].links = graph.link(object, relations: relations, level: entry.level + 1, remaining: 1)
+                graph.entries[slot].links = try link(object, relations: relations, level: entry.level + 1, remaining: 1, in: &graph)
             }
         }
     }
@@ -147,6 +160,9 @@ struct RelationLoader: Sendable {
         private var bytesLeft: Int?
         private let limit: Int?
         private let memory: (any AnswerMemory)?
+        /// `RelationLoader.onEventLoop`: each read stops at `loopBytes`, and past them the
+        /// expansion stops with `LoopWork.Outgrown`.
+        private let onEventLoop: Bool
         /// What the expansion has read.
         private var read = 0
         /// What the read under way took ahead.
@@ -154,16 +170,17 @@ struct RelationLoader: Sendable {
         /// What it holds of `memory`: what it read, and what the read under way took ahead.
         private var held = 0
 
-        init(limit: Int?, memory: (any AnswerMemory)?) {
+        init(limit: Int?, memory: (any AnswerMemory)?, onEventLoop: Bool) {
             self.limit = limit
             bytesLeft = limit
             self.memory = memory
+            self.onEventLoop = onEventLoop
         }
 
         /// The byte limit of the next read, having taken it of the memory; throws when it does
         /// not fit.
         mutating func beforeRead() throws -> Int? {
-            guard let memory else { return bytesLeft }
+            guard let memory else { return onEventLoop ? min(bytesLeft ?? .max, RelationLoader.loopBytes) : bytesLeft }
             ahead = min(bytesLeft ?? .max, max(Self.firstStep, 2 * read))
             do {
                 try memory.take(ahead)
@@ -187,8 +204,11 @@ struct RelationLoader: Sendable {
                     memory.giveBack(ahead - page.storedBytes)
                 }
                 held += page.storedBytes - ahead
-                read += page.storedBytes
             }
+            read += page.storedBytes
+            // Before its objects are handed on: a read that stopped at its step would have
+            // the ids it did not reach sorted out next, as many as the relations named.
+            if onEventLoop && read > RelationLoader.loopBytes { throw LoopWork.Outgrown() }
             let stoppedAtStep = page.endedAtByteLimit && memory != nil && ahead < (bytesLeft ?? .max)
             if let limit, let left = bytesLeft {
                 bytesLeft = left - page.storedBytes
@@ -216,7 +236,7 @@ struct RelationLoader: Sendable {
     /// Follows the relations of the objects one round loaded, each from the level after its
     /// own, shallowest first: an id named from two levels takes the shallower, and is then
     /// followed as deep as that asks (`ExpansionGraph.takeLowered` catches the rest).
-    private func follow(_ loaded: [Loaded], in graph: inout ExpansionGraph) {
+    private func follow(_ loaded: [Loaded], in graph: inout ExpansionGraph) throws {
         let levels = loaded.map { graph.entries[$0.slot].level }
         var order = Array(loaded.indices)
         if levels.contains(where: { $0 != levels.first }) {
@@ -225,8 +245,15 @@ struct RelationLoader: Sendable {
         for (position, index) in order.enumerated() {
             let item = loaded[index]
             let level = graph.entries[item.slot].level + 1
-            graph.entries[item.slot].links = graph.link(item.object, relations: item.relations, level: level, remaining: order.count - position)
+            graph.entries[item.slot].links = try link(item.object, relations: item.relations, level: level, remaining: order.count - position, in: &graph)
         }
+    }
+
+    /// `ExpansionGraph.link`, within `loopIds` on an event loop.
+    private func link(
+        _ object: JSONObject, relations: [ExpansionGraph.Relation], level: Int, remaining: Int, in graph: inout ExpansionGraph
+    ) throws -> Int {
+        try graph.link(object, relations: relations, level: level, remaining: remaining, idLimit: onEventLoop ? Self.loopIds : nil)
     }
 
     /// Replaces the relations `object` names from `links` on by their objects, `depth` levels

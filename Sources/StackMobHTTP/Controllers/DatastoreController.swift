@@ -124,7 +124,7 @@ struct DatastoreController {
         let expand = try ExpandDepth.of(request)
         let object = try await context.requireEnvironment().datastore.read(
             id: try id(context), in: try schema(context), select: select, expand: expand, caller: context.caller)
-        return try JSONResponse.make(.object(object), expandedBy: expand, limit: maxExpandedResponseBytes)
+        return try await JSONResponse.make(.object(object), expandedBy: expand, limit: maxExpandedResponseBytes)
     }
 
     @Sendable nonisolated(nonsending) func headObject(_ request: Request, context: StackMobRequestContext) async throws -> Response {

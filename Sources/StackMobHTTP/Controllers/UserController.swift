@@ -128,7 +128,7 @@ struct UserController: Sendable {
         let select = try request.headers[.stackMobSelect].map { header throws(QueryError) in try QueryRequest.parseSelect(header) }
         let expand = try ExpandDepth.of(request)
         let user = try await users.loggedInUser(schema, caller: context.caller, select: select, expand: expand)
-        return try JSONResponse.make(.object(user), expandedBy: expand, limit: maxExpandedResponseBytes)
+        return try await JSONResponse.make(.object(user), expandedBy: expand, limit: maxExpandedResponseBytes)
     }
 
     /// `{"username": id}` (iOS, Java) or `{<loginField>: id}` (JS), §8.6.

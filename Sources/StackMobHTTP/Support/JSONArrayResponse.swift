@@ -29,7 +29,8 @@ enum JSONArrayResponse {
         notes: RequestNotes? = nil
     ) async throws -> Response {
         guard let rest = answer.rest else {
-            return try JSONResponse.make(.array(answer.first.map(JSONValue.object)), status: status, headers: headers, expandedBy: depth, limit: limit)
+            return try await JSONResponse.make(
+                .array(answer.first.map(JSONValue.object)), status: status, headers: headers, expandedBy: depth, limit: limit)
         }
         var fields = headers
         fields[.contentType] = JSONResponse.contentType
@@ -85,10 +86,10 @@ enum JSONArrayResponse {
     private static func bounded(_ first: [JSONObject], _ rest: Datastore.RemainingObjects, limit: Int) async throws -> ByteBuffer {
         var array = ArrayText()
         var batches = Batches(rest: rest)
-        var body = try array.elements(first, limit: limit)
+        var body = try await array.elements(first, limit: limit)
         batches.wrote(body.readableBytes, objects: first.count)
         while let batch = try await batches.next() {
-            var part = try array.elements(batch, limit: limit - body.readableBytes)
+            var part = try await array.elements(batch, limit: limit - body.readableBytes)
             batches.wrote(part.readableBytes, objects: batch.count)
             body.writeBuffer(&part)
         }
@@ -138,9 +139,12 @@ enum JSONArrayResponse {
 
         /// The objects as the array's next elements, within `limit` bytes
         /// (`JSONResponse.expandedText`).
-        mutating func elements(_ objects: [JSONObject], limit: Int) throws -> ByteBuffer {
+        mutating func elements(_ objects: [JSONObject], limit: Int) async throws -> ByteBuffer {
             guard !objects.isEmpty else { return ByteBuffer() }
-            let part = try JSONResponse.expandedText(.array(objects.map(JSONValue.object)), limit: limit, elements(of:))
+            let continues = opened
+            let part = try await JSONResponse.expandedText(.array(objects.map(JSONValue.object)), limit: limit) {
+                Self.elements(of: $0, opened: continues)
+            }
             opened = true
             return part
         }
@@ -148,14 +152,14 @@ enum JSONArrayResponse {
         /// `elements` without a limit or counting.
         mutating func elements(_ objects: [JSONObject]) -> ByteBuffer {
             guard !objects.isEmpty else { return ByteBuffer() }
-            let part = JSONWriter.withBytes(.array(objects.map(JSONValue.object)), elements(of:))
+            let part = JSONWriter.withBytes(.array(objects.map(JSONValue.object))) { Self.elements(of: $0, opened: opened) }
             opened = true
             return part
         }
 
         /// The elements of a batch's own array, `[…]`, whose brackets give way to the whole
         /// array's.
-        private func elements(of text: UnsafeRawBufferPointer) -> ByteBuffer {
+        private static func elements(of text: UnsafeRawBufferPointer, opened: Bool) -> ByteBuffer {
             var buffer = ByteBuffer()
             buffer.reserveCapacity(text.count)
             buffer.writeInteger(opened ? UInt8(ascii: ",") : UInt8(ascii: "["))

@@ -16,18 +16,49 @@ enum JSONResponse {
     /// answer holds each stored object once, and its size is the data's.
     static func make(
         _ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], expandedBy depth: Int, limit: Int
-    ) throws -> Response {
+    ) async throws -> Response {
         guard depth > 0 else { return make(value, status: status, headers: headers) }
-        return response(try expandedText(value, limit: limit) { ByteBuffer(bytes: $0) }, status: status, headers: headers)
+        return response(try await expandedText(value, limit: limit) { ByteBuffer(bytes: $0) }, status: status, headers: headers)
     }
+
+    /// The most text of an expanded answer written on an event loop: past it, the text is
+    /// written again on Swift's shared pool (`LoopWork`). An expansion may be 32 MiB of text.
+    static let loopTextBytes = 256 * 1024
 
     /// The text of an expanded answer, lent to `body`: within `limit` bytes, or
     /// `responseTooLarge`; its memory counted as it grows in the request's `AnswerMemory`, or the
-    /// budgets' refusal (`CountedAnswerMemory`).
-    static func expandedText<Result>(_ value: JSONValue, limit: Int, _ body: (UnsafeRawBufferPointer) -> Result) throws -> Result {
+    /// budgets' refusal (`CountedAnswerMemory`). Written on the request's event loop up to
+    /// `loopTextBytes`, and past them, from the start, off it.
+    static func expandedText<Result: Sendable>(
+        _ value: JSONValue, limit: Int, _ body: (UnsafeRawBufferPointer) -> Result
+    ) async throws -> Result {
+        try await LoopWork.offTheLoopWhenOutgrown {
+            try text(of: value, limit: limit, loopBound: LoopWork.isOnEventLoop ? loopTextBytes : nil, body)
+        }
+    }
+
+    /// `expandedText`'s text, written where the caller runs; `LoopWork.Outgrown` once it would
+    /// pass `loopBound`, having given back what it was granted.
+    private static func text<Result>(
+        of value: JSONValue, limit: Int, loopBound: Int?, _ body: (UnsafeRawBufferPointer) -> Result
+    ) throws -> Result {
         let memory = AnswerMemoryScope.current as? CountedAnswerMemory
-        let grant = memory.map { memory in { (bytes: Int) in memory.grant(bytes) } }
+        var granted = 0
+        var outgrown = false
+        let grant = { (bytes: Int) -> Bool in
+            if let loopBound, granted + bytes > loopBound {
+                outgrown = true
+                return false
+            }
+            guard memory?.grant(bytes) ?? true else { return false }
+            granted += bytes
+            return true
+        }
         guard let result = JSONWriter.withBytes(value, limit: limit, grant: grant, body) else {
+            if outgrown {
+                memory?.giveBack(granted)
+                throw LoopWork.Outgrown()
+            }
             if let refusal = memory?.refusal { throw refusal }
             throw RequestError.responseTooLarge(limit: limit)
         }

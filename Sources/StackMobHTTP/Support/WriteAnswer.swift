@@ -15,7 +15,7 @@ enum WriteAnswer {
     ) async throws -> Response {
         do {
             let expanded = try await datastore.expanded(object, in: schema, depth: expand, caller: context.caller)
-            return try JSONResponse.make(.object(expanded), status: status, expandedBy: expand, limit: limit)
+            return try await JSONResponse.make(.object(expanded), status: status, expandedBy: expand, limit: limit)
         } catch DatastoreError.expansionTooLarge, RequestError.responseTooLarge {
             context.logger.notice(
                 "A write's expanded answer would pass limits.max_expanded_response_bytes: answered with its relations as ids",

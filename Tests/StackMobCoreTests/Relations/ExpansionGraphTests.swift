@@ -12,8 +12,8 @@ struct ExpansionGraphTests {
     func slotsAndLinks() throws {
         var graph = ExpansionGraph(registry: SchemaRegistry())
         let relations = graph.relations(of: Self.doc)
-        let first = graph.link(["doc_id": "d1", "tags": ["t1", "t2", "t1"], "main": "t2"], relations: relations, level: 0, remaining: 2)
-        let second = graph.link(["doc_id": "d2", "tags": ["t3"]], relations: relations, level: 0, remaining: 1)
+        let first = try graph.link(["doc_id": "d1", "tags": ["t1", "t2", "t1"], "main": "t2"], relations: relations, level: 0, remaining: 2)
+        let second = try graph.link(["doc_id": "d2", "tags": ["t3"]], relations: relations, level: 0, remaining: 1)
         #expect(graph.entries.count == 3, "t1, t2 and t3, each once")
         func layout(from start: Int) -> [String: [Int]] {
             var cursor = start
@@ -42,7 +42,7 @@ struct ExpansionGraphTests {
     @Test("a loaded object's slot is found in the order asked, and by its id out of that order")
     func loadedObjectsInAnyOrder() throws {
         var graph = ExpansionGraph(registry: SchemaRegistry())
-        _ = graph.link(["doc_id": "d", "tags": ["a", "b", "c", "d"]], relations: graph.relations(of: Self.doc), level: 0, remaining: 1)
+        _ = try graph.link(["doc_id": "d", "tags": ["a", "b", "c", "d"]], relations: graph.relations(of: Self.doc), level: 0, remaining: 1)
         let tag = try #require(graph.pendingTargets().first)
         let (ids, slots) = graph.takePending(of: tag)
         var cursor = 0
@@ -55,7 +55,7 @@ struct ExpansionGraphTests {
         let person = SchemaDefinition(name: "person", primaryKey: "person_id", fields: ["friends": .relation(target: "person", toMany: true)])
         var graph = ExpansionGraph(registry: SchemaRegistry())
         let relations = graph.relations(of: person)
-        _ = graph.link(["person_id": "top", "friends": ["a", "b"]], relations: relations, level: 0, remaining: 1)
+        _ = try graph.link(["person_id": "top", "friends": ["a", "b"]], relations: relations, level: 0, remaining: 1)
         let target = try #require(graph.pendingTargets().first)
         graph.setRelations(relations, of: target)
         var slots: [String: Int] = [:]
@@ -66,11 +66,11 @@ struct ExpansionGraphTests {
         takePending()
         // a names c; b names a, which the top object named a level up; c names d.
         let a = try #require(slots["a"]), b = try #require(slots["b"])
-        graph.entries[a].links = graph.link(["person_id": "a", "friends": ["c"]], relations: relations, level: 1, remaining: 2)
-        graph.entries[b].links = graph.link(["person_id": "b", "friends": ["a"]], relations: relations, level: 1, remaining: 1)
+        graph.entries[a].links = try graph.link(["person_id": "a", "friends": ["c"]], relations: relations, level: 1, remaining: 2)
+        graph.entries[b].links = try graph.link(["person_id": "b", "friends": ["a"]], relations: relations, level: 1, remaining: 1)
         takePending()
         let c = try #require(slots["c"])
-        graph.entries[c].links = graph.link(["person_id": "c", "friends": ["d"]], relations: relations, level: 2, remaining: 1)
+        graph.entries[c].links = try graph.link(["person_id": "c", "friends": ["d"]], relations: relations, level: 2, remaining: 1)
         takePending()
         let d = try #require(slots["d"])
         #expect(graph.entries[a].atSeveralDepths && !graph.entries[c].atSeveralDepths, "named from levels 0 and 1; c only from a")
@@ -82,7 +82,7 @@ struct ExpansionGraphTests {
     func reservationsAreBounded() throws {
         var graph = ExpansionGraph(registry: SchemaRegistry())
         let many = JSONValue.array((0..<3_000).map { .string("t\($0)") })
-        _ = graph.link(["doc_id": "d", "tags": many], relations: graph.relations(of: Self.doc), level: 0, remaining: 1_000)
+        _ = try graph.link(["doc_id": "d", "tags": many], relations: graph.relations(of: Self.doc), level: 0, remaining: 1_000)
         let tag = try #require(graph.pendingTargets().first)
         // Sized for the other 999 objects at 3,000 ids each, the tables would hold three million.
         #expect(graph.targets[tag].slots.capacity < 20_000)

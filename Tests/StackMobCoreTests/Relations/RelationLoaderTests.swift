@@ -208,6 +208,35 @@ struct RelationLoaderTests {
     /// A reader that notes the schema of every load by id, in order (the statements expansion
     /// runs), and with `reversed` returns their objects in the reverse of the ids' order, as an
     /// engine may: nothing promises the order.
+    @Test("on an event loop an expansion stops with Outgrown past the ids or the bytes it may take there, and off it goes on")
+    func loopBounds() async throws {
+        try await TemporaryDatabase.withDatastore { engine, registry, datastore in
+            let tags = (0...RelationLoader.loopIds).map { JSONValue.object(["tag_id": .string("t\($0)"), "n": .integer(Int64($0))]) }
+            let many = try await datastore.upsertGraph(["doc_id": "many", "tags": .array(tags)], in: "doc", relations: try RelationMap.parse("tags=tag"), caller: .anonymous)
+            let text = String(repeating: "x", count: RelationLoader.loopBytes / 4)
+            let large = (0..<5).map { JSONValue.object(["tag_id": .string("big\($0)"), "text": .string(text)]) }
+            let big = try await datastore.upsertGraph(["doc_id": "big", "tags": .array(large)], in: "doc", relations: try RelationMap.parse("tags=tag"), caller: .anonymous)
+            let few = try await datastore.upsertGraph(["doc_id": "few", "tags": .array(Array(large.prefix(2)))], in: "doc", relations: try RelationMap.parse("tags=tag"), caller: .anonymous)
+            let schema = try #require(registry.definition(named: "doc"))
+            var onLoop = RelationLoader(registry: registry, admit: { _ in { $0 } })
+            onLoop.onEventLoop = true
+            let offLoop = RelationLoader(registry: registry, admit: { _ in { $0 } })
+            func expanded(_ object: JSONObject, with loader: RelationLoader) async throws -> [JSONValue] {
+                let objects = try await engine.read { reader in try await loader.expand([object], schema: schema, depth: 1, reader: reader) }
+                return objects.first?["tags"]?.arrayValue ?? []
+            }
+            // More ids than `loopIds`, before any is linked or read.
+            await #expect(throws: LoopWork.Outgrown.self) { try await expanded(many.object, with: onLoop) }
+            // More than `loopBytes` read.
+            await #expect(throws: LoopWork.Outgrown.self) { try await expanded(big.object, with: onLoop) }
+            // Within both, on the loop; past them, off it.
+            #expect(try await expanded(few.object, with: onLoop).count == 2)
+            #expect(try await expanded(big.object, with: offLoop).count == 5)
+            let all = try await expanded(many.object, with: offLoop)
+            #expect(all.count == RelationLoader.loopIds + 1)
+        }
+    }
+
     private struct ObservingReader: StorageReader {
         final class Log: Sendable {
             let names = Mutex<[String]>([])
