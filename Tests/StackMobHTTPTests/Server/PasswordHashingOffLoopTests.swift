@@ -6,7 +6,7 @@ import StackMobCore
 import Testing
 
 /// What is slow on purpose does not run on the connection's event loop (`EventLoopTaskExecutor`).
-@Suite("Password hashing off the loop")
+@Suite("Password hashing off the loop", .tags(.timing))
 struct PasswordHashingOffLoopTests {
     @Test("password hashing leaves the loop free: work queued behind it on the loop runs long before the hash is done")
     func hashingOffTheLoop() async throws {
