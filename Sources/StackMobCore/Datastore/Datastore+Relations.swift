@@ -66,7 +66,7 @@ extension Datastore {
     }
 
     /// `body`'s result with a relation loader for `caller` that expands `depth` levels: built on
-    /// the caller's event loop while the expansion stays small, and again on Swift's shared pool,
+    /// the caller's event loop while the expansion stays small, and again on `LoopWork.threads`,
     /// whole, once it outgrows the loop (`RelationLoader.onEventLoop`, `LoopWork`). Whether it
     /// runs on a loop is asked here, before `body` begins a transaction: inside a SQLite one,
     /// every task prefers the connection's thread.

@@ -15,7 +15,7 @@ import StackMobCore
 ///   `limits.max_expanded_response_bytes`, and refused with `responseTooLarge` (400) past it,
 ///   before anything is sent.
 ///
-/// Reading and writing the batches of a long answer runs on Swift's shared pool, not on the
+/// Reading and writing the batches of a long answer runs on `LoopWork.threads`, not on the
 /// connection's event loop: a batch of large objects takes milliseconds to serialise.
 ///
 /// A streamed answer holds the keys of its rest until it is written, however slowly its client
@@ -35,7 +35,7 @@ enum JSONArrayResponse {
         var fields = headers
         fields[.contentType] = JSONResponse.contentType
         guard depth == 0 else {
-            let body = try await withTaskExecutorPreference(globalConcurrentExecutor) { try await bounded(answer.first, rest, limit: limit) }
+            let body = try await withTaskExecutorPreference(LoopWork.threads) { try await bounded(answer.first, rest, limit: limit) }
             return Response(status: status, headers: fields, body: .init(byteBuffer: body))
         }
         notes?.answerKeeps = rest.keyBytes
@@ -43,7 +43,7 @@ enum JSONArrayResponse {
         return Response(
             status: status, headers: fields,
             body: ResponseBody { writer in
-                try await withTaskExecutorPreference(globalConcurrentExecutor) {
+                try await withTaskExecutorPreference(LoopWork.threads) {
                     var array = ArrayText()
                     var batches = Batches(rest: rest)
                     var part: ByteBuffer

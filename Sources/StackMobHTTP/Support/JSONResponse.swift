@@ -22,7 +22,7 @@ enum JSONResponse {
     }
 
     /// The most text of an expanded answer written on an event loop: past it, the text is
-    /// written again on Swift's shared pool (`LoopWork`). An expansion may be 32 MiB of text.
+    /// written again on `LoopWork.threads`. An expansion may be 32 MiB of text.
     static let loopTextBytes = 256 * 1024
 
     /// The text of an expanded answer, lent to `body`: within `limit` bytes, or
