@@ -68,6 +68,13 @@ final class SQLitePool: Sendable {
     /// held the loop for as long.
     static let inlineKeyBytes = 1 << 20
 
+    /// How many bytes of stored values a read on the calling thread may decode into objects
+    /// before it is stopped and run again through GRDB's pool: a row is a client's object of up
+    /// to `limits.max_body_bytes`, one read of it by id a single step. Decoding a megabyte takes a
+    /// few milliseconds; an object of ten, and a few hundred reads of it at once, held the loops
+    /// for seconds.
+    static let inlineValueBytes = 1 << 20
+
     /// On the calling thread, when the caller's task prefers an executor of its own (an HTTP
     /// connection's event loop) and an inline connection is free, for as long as the read stays
     /// within `inlineStepLimit`; through GRDB's pool otherwise.

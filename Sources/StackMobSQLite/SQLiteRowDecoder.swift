@@ -86,12 +86,13 @@ struct SQLiteRowDecoder {
     }
 
     /// Every row `statement` returns, as objects; `each` sees each row's other columns beside its
-    /// object.
+    /// object. `inline` says that the statement runs on an inline connection, on the caller's
+    /// thread: it then throws `SQLiteInlineConnection.LongRead` past `SQLitePool.inlineValueBytes`.
     static func objects(
-        _ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: [String] = [],
+        _ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: [String] = [], inline: Bool,
         each: (ExtraColumns, inout JSONObject) throws -> Void = { _, _ in }
     ) throws -> [JSONObject] {
-        try objects(statement, arguments: arguments, schema: schema, skipping: skipping, byteLimit: nil, each: each).objects
+        try objects(statement, arguments: arguments, schema: schema, skipping: skipping, byteLimit: nil, inline: inline, each: each).objects
     }
 
     /// `objects`, reading no row after the one whose values take the rows read past
@@ -99,11 +100,11 @@ struct SQLiteRowDecoder {
     /// there, and `bytes` how many it counted.
     static func objects(
         _ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: [String] = [], byteLimit: Int?,
-        each: (ExtraColumns, inout JSONObject) throws -> Void = { _, _ in }
+        inline: Bool, each: (ExtraColumns, inout JSONObject) throws -> Void = { _, _ in }
     ) throws -> (objects: [JSONObject], endedAtByteLimit: Bool, bytes: Int) {
         var objects: [JSONObject] = []
         var bytes = 0
-        let rows = try ObjectCursor(statement, arguments: arguments, schema: schema, skipping: skipping)
+        let rows = try ObjectCursor(statement, arguments: arguments, schema: schema, skipping: skipping, inline: inline)
         while var object = try rows.next() {
             try each(ExtraColumns(statement: statement.sqliteStatement, extras: rows.extras), &object)
             objects.append(object)
@@ -118,7 +119,7 @@ struct SQLiteRowDecoder {
     /// The bytes of the current row's values as stored: a text's or a blob's length, eight for
     /// anything else. Read after the row's values, so that asking a column's type converts
     /// nothing.
-    private static func rowBytes(_ statement: SQLiteStatement) -> Int {
+    fileprivate static func rowBytes(_ statement: SQLiteStatement) -> Int {
         var bytes = 0
         for column in 0..<sqlite3_column_count(statement) {
             switch sqlite3_column_type(statement, column) {
@@ -146,16 +147,21 @@ private final class ObjectCursor: DatabaseCursor {
     private let schema: SchemaDefinition
     private let skipping: [String]
     private var decoder: SQLiteRowDecoder?
+    /// The bytes of the rows read so far, counted on an inline connection only, where a read
+    /// holds an event loop: past `SQLitePool.inlineValueBytes` the read stops (`LongRead`) before
+    /// it decodes the row, and runs again on GRDB's pool.
+    private var inlineBytes: Int?
 
     /// The non-field columns, once a row was read.
     fileprivate var extras: [SQLiteRowDecoder.Extra] { decoder?.extras ?? [] }
 
-    init(_ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: [String]) throws {
+    init(_ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: [String], inline: Bool) throws {
         _statement = statement
         self.schema = schema
         self.skipping = skipping
         // What GRDB's cursors do first: reset the statement, check and bind the arguments.
         try statement.setArguments(arguments)
+        if inline { inlineBytes = 0 }
     }
 
     deinit {
@@ -165,6 +171,10 @@ private final class ObjectCursor: DatabaseCursor {
     }
 
     func _element(sqliteStatement: SQLiteStatement) throws -> JSONObject {
+        if let bytes = inlineBytes {
+            inlineBytes = bytes + SQLiteRowDecoder.rowBytes(sqliteStatement)
+            if inlineBytes! > SQLitePool.inlineValueBytes { throw SQLiteInlineConnection.LongRead() }
+        }
         // The columns are read from SQLite once the statement has run: SQLite recompiles a
         // cached statement whose table gained a column when it steps, and only then does
         // `SELECT *` name the new column. GRDB's `columnNames` keeps the names it read first.

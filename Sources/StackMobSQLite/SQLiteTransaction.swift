@@ -25,13 +25,14 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
     func fetchObject(_ schema: SchemaDefinition, id: String) throws -> JSONObject? {
         let sql = "SELECT * FROM \(quote(schema.name)) WHERE \(quote(schema.primaryKey)) = ?"
         let statement = try db.cachedStatement(sql: sql)
-        return try SQLiteRowDecoder.objects(statement, arguments: [id], schema: schema).first
+        return try SQLiteRowDecoder.objects(statement, arguments: [id], schema: schema, inline: isInline).first
     }
 
     func fetchObjects(_ schema: SchemaDefinition, ids: [String], admitting rows: RowFilter?, byteLimit: Int?) throws -> ObjectPage {
         guard !ids.isEmpty else { return ObjectPage(objects: [], total: nil) }
         let (statement, arguments) = try idsStatement(schema, ids: ids, admitting: rows)
-        let (objects, ended, bytes) = try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema, byteLimit: byteLimit)
+        let (objects, ended, bytes) = try SQLiteRowDecoder.objects(
+            statement, arguments: arguments, schema: schema, byteLimit: byteLimit, inline: isInline)
         return ObjectPage(objects: objects, total: nil, endedAtByteLimit: ended, storedBytes: bytes)
     }
 
@@ -39,7 +40,8 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         guard !ids.isEmpty else { return ObjectPage(objects: [], total: nil) }
         // The ids drive the loop (below): the rows come in their order.
         let (statement, arguments) = try idsStatement(schema, ids: ids, admitting: rows)
-        let (objects, ended, bytes) = try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema, byteLimit: byteLimit)
+        let (objects, ended, bytes) = try SQLiteRowDecoder.objects(
+            statement, arguments: arguments, schema: schema, byteLimit: byteLimit, inline: isInline)
         return ObjectPage(objects: objects, total: nil, endedAtByteLimit: ended, storedBytes: bytes)
     }
 
@@ -67,7 +69,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         // (`SQLitePool.inlineStepLimit`), which reads the table's smallest index to its end: on
         // the calling thread only for a table small enough to be read in about a millisecond,
         // else where long reads go.
-        let inline = db.configuration.label == SQLiteInlineReaders.label
+        let inline = isInline
         if query.countsTotal, query.filter == nil, inline, try largestRowID(schema) > Self.inlineCountRows {
             throw SQLiteInlineConnection.LongRead()
         }
@@ -78,13 +80,22 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         let statement = try db.cachedStatement(sql: sql)
         var count: Int?
         let skipping = [Self.totalColumn, Self.distanceColumn]
-        let (objects, ended, bytes) = try SQLiteRowDecoder.objects(
-            statement, arguments: arguments, schema: schema, skipping: skipping, byteLimit: query.byteLimit
-        ) { extras, object in
-            // Every row holds the same total: read once.
-            if query.countsTotal, count == nil { count = extras.integer(Self.totalColumn) }
-            if let near, let distance = extras.double(Self.distanceColumn) { object.giveDistance(distance, toPointIn: near.field) }
+        let page: (objects: [JSONObject], endedAtByteLimit: Bool, bytes: Int)
+        do {
+            page = try SQLiteRowDecoder.objects(
+                statement, arguments: arguments, schema: schema, skipping: skipping, byteLimit: query.byteLimit, inline: inline
+            ) { extras, object in
+                // Every row holds the same total: read once.
+                if query.countsTotal, count == nil { count = extras.integer(Self.totalColumn) }
+                if let near, let distance = extras.double(Self.distanceColumn) { object.giveDistance(distance, toPointIn: near.field) }
+            }
+        } catch let error as SQLiteInlineConnection.LongRead {
+            // Its rows passed what the calling thread decodes: sent where long reads go at once
+            // next time, as a statement over the step budget is.
+            longStatements?.remember(sql)
+            throw error
         }
+        let (objects, ended, bytes) = page
         if inline { longStatements?.forget(sql) }
         return ObjectPage(objects: objects, total: count, endedAtByteLimit: ended, storedBytes: bytes)
     }
@@ -104,7 +115,7 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         keysOnly.countsTotal = false
         let (sql, arguments) = selectStatement(schema, query: keysOnly, near: query.filter?.nearCondition, columns: quote(schema.primaryKey))
         let statement = try db.cachedStatement(sql: sql)
-        guard db.configuration.label == SQLiteInlineReaders.label else { return try String.fetchAll(statement, arguments: arguments) }
+        guard isInline else { return try String.fetchAll(statement, arguments: arguments) }
         // On the calling thread: within `SQLitePool.inlineKeyBytes`, or again where a long read
         // holds up no one.
         var keys: [String] = []
@@ -302,7 +313,13 @@ struct SQLiteTransaction: StorageWriter, @unchecked Sendable {
         // RETURNING (SQLite ≥ 3.35) reports exactly the rows this statement removed.
         let columns = ([schema.primaryKey] + returning).map(quote).joined(separator: ", ")
         let statement = try db.makeStatement(sql: sql + " RETURNING " + columns)
-        return try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema)
+        return try SQLiteRowDecoder.objects(statement, arguments: arguments, schema: schema, inline: isInline)
+    }
+
+    /// Whether the transaction runs on an inline connection, on the caller's thread
+    /// (`SQLitePool.read`).
+    private var isInline: Bool {
+        db.configuration.label == SQLiteInlineReaders.label
     }
 
     private func quote(_ identifier: String) -> String {

@@ -161,6 +161,44 @@ struct InlineReadTests {
         }
     }
 
+    @Test("objects are decoded on the calling thread only while their stored values are within a megabyte: a large object, one step of SQLite's, goes through GRDB's pool")
+    func largeObjectsGoToThePool() async throws {
+        try await TemporaryDatabase.withEngine { engine, _ in
+            let executor = QueueExecutor()
+            let schema = SchemaDefinition(name: "thing", fields: ["title": .string])
+            try await engine.write { writer in
+                try await writer.evolveSchema(from: nil, to: schema)
+            }
+            let readInline: @Sendable (String) async throws -> (length: Int?, inline: Bool) = { id in
+                try await withTaskExecutorPreference(executor) {
+                    try await engine.read { reader in
+                        let object = try await reader.fetchObject(schema, id: id)
+                        return (object?["title"]?.stringValue?.utf8.count, Self.isInline(reader))
+                    }
+                }
+            }
+            let pageInline: @Sendable () async throws -> (count: Int, inline: Bool) = {
+                try await withTaskExecutorPreference(executor) {
+                    try await engine.read { reader in
+                        (try await reader.fetchObjects(schema, query: ObjectQuery(limit: 10)).objects.count, Self.isInline(reader))
+                    }
+                }
+            }
+            // An object of 100 KB, and one of 2 MB: one step each.
+            try await engine.pool.write { db in
+                try db.execute(sql: """
+                    INSERT INTO thing (thing_id, title, createddate, lastmoddate) VALUES
+                    ('small', replace(hex(zeroblob(50000)), '00', 'ab'), 1, 1),
+                    ('large', replace(hex(zeroblob(1000000)), '00', 'ab'), 2, 2)
+                    """)
+            }
+            #expect(try await readInline("small") == (100_000, true))
+            #expect(try await readInline("large") == (2_000_000, false))
+            // A page of both: past the megabyte on its second row.
+            #expect(try await pageInline() == (2, false))
+        }
+    }
+
     @Test("a page whose statement went over the step limit before goes through GRDB's pool at once, and is tried on the calling thread again now and then")
     func longStatementGoesToThePoolAtOnce() async throws {
         try await TemporaryDatabase.withEngine { engine, _ in

@@ -30,7 +30,7 @@ struct RowDecoderTests {
             // A page's total beside the fields, as the page query selects it, and skipped.
             let statement = try db.makeStatement(sql: "SELECT *, COUNT(*) OVER () AS _total FROM thing ORDER BY thing_id")
             var totals: [Int?] = []
-            var objects = try SQLiteRowDecoder.objects(statement, arguments: [], schema: schema, skipping: ["_total"]) { extras, _ in
+            var objects = try SQLiteRowDecoder.objects(statement, arguments: [], schema: schema, skipping: ["_total"], inline: false) { extras, _ in
                 totals.append(extras.integer("_total"))
                 #expect(extras.double("_total") == 5 && extras.integer("thing_id") == nil, "a field is not an extra column")
             }
@@ -41,8 +41,8 @@ struct RowDecoderTests {
             objects[1]["extra"] = "e"
             #expect(objects[2] == rows[2].expected && objects[3] == rows[3].expected)
             // Arguments are checked as GRDB's cursors check them, and the statement stays usable.
-            #expect(throws: DatabaseError.self) { try SQLiteRowDecoder.objects(statement, arguments: [1], schema: schema) }
-            let again = try SQLiteRowDecoder.objects(statement, arguments: [], schema: schema, skipping: ["_total"])
+            #expect(throws: DatabaseError.self) { try SQLiteRowDecoder.objects(statement, arguments: [1], schema: schema, inline: false) }
+            let again = try SQLiteRowDecoder.objects(statement, arguments: [], schema: schema, skipping: ["_total"], inline: false)
             #expect(again == rows.map(\.expected))
         }
     }
