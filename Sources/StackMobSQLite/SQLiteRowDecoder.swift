@@ -103,22 +103,20 @@ struct SQLiteRowDecoder {
         inline: Bool, each: (ExtraColumns, inout JSONObject) throws -> Void = { _, _ in }
     ) throws -> (objects: [JSONObject], endedAtByteLimit: Bool, bytes: Int) {
         var objects: [JSONObject] = []
-        var bytes = 0
-        let rows = try ObjectCursor(statement, arguments: arguments, schema: schema, skipping: skipping, inline: inline)
+        let rows = try ObjectCursor(
+            statement, arguments: arguments, schema: schema, skipping: skipping, countsBytes: inline || byteLimit != nil,
+            inlineLimit: inline ? SQLitePool.inlineValueBytes : nil)
         while var object = try rows.next() {
             try each(ExtraColumns(statement: statement.sqliteStatement, extras: rows.extras), &object)
             objects.append(object)
-            if let byteLimit {
-                bytes += rowBytes(statement.sqliteStatement)
-                if bytes > byteLimit { return (objects, true, bytes) }
-            }
+            if let byteLimit, rows.bytes > byteLimit { return (objects, true, rows.bytes) }
         }
-        return (objects, false, bytes)
+        return (objects, false, rows.bytes)
     }
 
     /// The bytes of the current row's values as stored: a text's or a blob's length, eight for
-    /// anything else. Read after the row's values, so that asking a column's type converts
-    /// nothing.
+    /// anything else. Read before the row's values: a column's type says nothing once a value
+    /// of it was converted.
     fileprivate static func rowBytes(_ statement: SQLiteStatement) -> Int {
         var bytes = 0
         for column in 0..<sqlite3_column_count(statement) {
@@ -147,21 +145,28 @@ private final class ObjectCursor: DatabaseCursor {
     private let schema: SchemaDefinition
     private let skipping: [String]
     private var decoder: SQLiteRowDecoder?
-    /// The bytes of the rows read so far, counted on an inline connection only, where a read
-    /// holds an event loop: past `SQLitePool.inlineValueBytes` the read stops (`LongRead`) before
-    /// it decodes the row, and runs again on GRDB's pool.
-    private var inlineBytes: Int?
+    /// Whether `bytes` is counted.
+    private let countsBytes: Bool
+    /// The stored bytes of the rows read so far, when counted (`rowBytes`).
+    fileprivate private(set) var bytes = 0
+    /// On an inline connection, where a read holds an event loop: past these bytes the read
+    /// stops (`LongRead`) before it decodes the row, and runs again on GRDB's pool.
+    private let inlineLimit: Int?
 
     /// The non-field columns, once a row was read.
     fileprivate var extras: [SQLiteRowDecoder.Extra] { decoder?.extras ?? [] }
 
-    init(_ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: [String], inline: Bool) throws {
+    init(
+        _ statement: Statement, arguments: StatementArguments, schema: SchemaDefinition, skipping: [String], countsBytes: Bool,
+        inlineLimit: Int?
+    ) throws {
         _statement = statement
         self.schema = schema
         self.skipping = skipping
+        self.countsBytes = countsBytes
+        self.inlineLimit = inlineLimit
         // What GRDB's cursors do first: reset the statement, check and bind the arguments.
         try statement.setArguments(arguments)
-        if inline { inlineBytes = 0 }
     }
 
     deinit {
@@ -171,9 +176,9 @@ private final class ObjectCursor: DatabaseCursor {
     }
 
     func _element(sqliteStatement: SQLiteStatement) throws -> JSONObject {
-        if let bytes = inlineBytes {
-            inlineBytes = bytes + SQLiteRowDecoder.rowBytes(sqliteStatement)
-            if inlineBytes! > SQLitePool.inlineValueBytes { throw SQLiteInlineConnection.LongRead() }
+        if countsBytes {
+            bytes += SQLiteRowDecoder.rowBytes(sqliteStatement)
+            if let inlineLimit, bytes > inlineLimit { throw SQLiteInlineConnection.LongRead() }
         }
         // The columns are read from SQLite once the statement has run: SQLite recompiles a
         // cached statement whose table gained a column when it steps, and only then does
