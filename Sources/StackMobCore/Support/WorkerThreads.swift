@@ -1,8 +1,5 @@
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Synchronization
 
 /// A task executor on threads of its own, jobs taken in the order they came: for the work a
@@ -16,8 +13,6 @@ import Synchronization
 /// kernel shares the cores between these threads, the loops and the pool.
 public final class WorkerThreads: TaskExecutor, Sendable {
     private let jobs = Mutex(Jobs())
-    /// The threads, once started.
-    private let started = Mutex<[pthread_t]>([])
     /// Counts the jobs queued: a thread takes one for each `wait()`.
     private let queued = DispatchSemaphore(value: 0)
 
@@ -56,15 +51,8 @@ public final class WorkerThreads: TaskExecutor, Sendable {
         queued.signal()
     }
 
-    /// Whether the caller runs on one of the threads.
-    var isCurrent: Bool {
-        let current = pthread_self()
-        return started.withLock { $0.contains { pthread_equal($0, current) != 0 } }
-    }
-
     private func run(named name: String) {
         Thread.current.name = name
-        started.withLock { $0.append(pthread_self()) }
         let executor = asUnownedTaskExecutor()
         while true {
             queued.wait()

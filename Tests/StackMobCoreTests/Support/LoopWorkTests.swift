@@ -17,7 +17,8 @@ struct LoopWorkTests {
             let onLoop = LoopWork.isOnEventLoop
             tries.withLock { $0.append(onLoop) }
             if onLoop { throw LoopWork.Outgrown() }
-            return LoopWork.threads.isCurrent
+            // What the work asks for: the threads (which thread the runtime then picks is its own).
+            return withUnsafeCurrentTask { $0?.unownedTaskExecutor == LoopWork.threads.asUnownedTaskExecutor() }
         }
         let onWorkThread = try await withTaskExecutorPreference(Self.loop) { try await LoopWork.offTheLoopWhenOutgrown(body) }
         #expect(tries.withLock { $0 } == [true, false])
