@@ -14,7 +14,12 @@ struct SharedPoolTests {
     /// Expanded reads sent at once, each on a connection closed as soon as it is sent.
     static let abandoned = 48
 
-    @Test("expansions whose clients sent them and left keep neither a new connection's read nor a login waiting")
+    /// SQLite only: on PostgreSQL postgres-nio decodes every related row on an event loop, and
+    /// 48 such expansions hold the loops themselves for seconds (docs/architecture.md, "The
+    /// event-loop rule"), which the work threads do not change.
+    @Test(
+        "expansions whose clients sent them and left keep neither a new connection's read nor a login waiting",
+        .disabled(if: TestServer.postgreSQLURL != nil, "postgres-nio decodes the related rows on the connections' loops"))
     func abandonedExpansions() async throws {
         try await SpawnedServer.with { client, server in
             #expect(try await client.post("/small", ["small_id": "s1", "text": "small"]).status == .created)
